@@ -1,0 +1,64 @@
+package dev.tflitearena.bridge;
+
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Node;
+import dev.tflitearena.graph.Tensor;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.tensorflowlite.Interpreter;
+import org.bytedeco.tensorflowlite.RegistrationNodePair;
+import org.bytedeco.tensorflowlite.Subgraph;
+import org.bytedeco.tensorflowlite.TfLiteTensor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.GetOpNameByRegistration;
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.TfLiteTypeGetName;
+
+/** Copies a prepared native interpreter's subgraphs into the pure graph model. */
+final class GraphSnapshot {
+    /** TFLite's Subgraph passes kDefaultTensorAlignment to its ArenaPlanner. */
+    private static final int NATIVE_TENSOR_ALIGNMENT = 64;
+
+    private GraphSnapshot() {
+    }
+
+    static Graph of(Interpreter interpreter, boolean preserveAllTensors) {
+        List<dev.tflitearena.graph.Subgraph> subgraphs = new ArrayList<>();
+        for (int s = 0; s < interpreter.subgraphs_size(); s++) {
+            subgraphs.add(subgraph(interpreter.subgraph(s), s));
+        }
+        return new Graph(new Graph.Options(NATIVE_TENSOR_ALIGNMENT, preserveAllTensors), subgraphs);
+    }
+
+    private static dev.tflitearena.graph.Subgraph subgraph(Subgraph source, int index) {
+        List<Tensor> tensors = new ArrayList<>();
+        for (int t = 0; t < source.tensors_size(); t++) {
+            tensors.add(tensor(source.tensor(t), t));
+        }
+        List<Node> nodes = new ArrayList<>();
+        for (int nodeIndex : NativeTensors.ints(source.execution_plan())) {
+            nodes.add(node(source.node_and_registration(nodeIndex)));
+        }
+        String name = source.GetName();
+        return new dev.tflitearena.graph.Subgraph(index, name == null ? "" : name, tensors, nodes,
+                NativeTensors.ints(source.inputs()), NativeTensors.ints(source.outputs()),
+                NativeTensors.ints(source.variables()));
+    }
+
+    private static Tensor tensor(TfLiteTensor t, int index) {
+        BytePointer name = t.name();
+        BytePointer type = TfLiteTypeGetName(t.type());
+        return new Tensor(index, name == null || name.isNull() ? "" : name.getString(), t.bytes(),
+                NativeTensors.allocation(t.allocation_type()), t.is_variable(),
+                type == null || type.isNull() ? null : type.getString(), NativeTensors.ints(t.dims()));
+    }
+
+    private static Node node(RegistrationNodePair pair) {
+        var node = pair.first();
+        var registration = pair.second();
+        return new Node(GetOpNameByRegistration(registration), NativeTensors.ints(node.inputs()),
+                NativeTensors.ints(node.outputs()), NativeTensors.ints(node.temporaries()),
+                NativeTensors.ints(node.intermediates()), (int) registration.inplace_operator());
+    }
+}

@@ -1,0 +1,129 @@
+package dev.tflitearena.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Subgraph;
+import dev.tflitearena.plan.Placement;
+import dev.tflitearena.plan.PlanComparison;
+import dev.tflitearena.plan.PlanComparison.SubgraphComparison;
+import dev.tflitearena.plan.TflitePlanner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = "Plans a model with the Java 'tflite' planner and compares it, tensor by tensor, with the "
+                + "native ArenaPlanner's plan of the same prepared interpreter. Exit status 0 only when identical.")
+final class CompareCommand implements Callable<Integer> {
+    static final int EXIT_DIFFERENT = 1;
+
+    @Parameters(paramLabel = "MODEL.tflite")
+    Path model;
+
+    @Option(names = "--json", description = "Print the comparison as JSON.")
+    boolean json;
+
+    @Mixin
+    NativeOptions nativeOptions;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        InterpreterSettings settings = nativeOptions.settings();
+        PlanComparison comparison;
+        Graph graph;
+        try (NativeModel loaded = NativeModel.load(model);
+             NativeInterpreter interpreter = NativeInterpreter.build(loaded, settings)) {
+            interpreter.allocateTensors();
+            graph = interpreter.snapshot();
+            comparison = PlanComparison.of(interpreter.nativePlan(), new TflitePlanner().plan(graph));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.print(toJson(graph, comparison, settings)));
+        } else {
+            printText(out, graph, comparison, settings);
+        }
+        out.flush();
+        return comparison.identical() ? 0 : EXIT_DIFFERENT;
+    }
+
+    private ObjectNode toJson(Graph graph, PlanComparison comparison, InterpreterSettings settings) {
+        ObjectNode root = Json.object();
+        root.put("model", model.toString());
+        root.put("resolver", settings.resolverName());
+        root.put("preserve_all_tensors", settings.preserveAllTensors());
+        root.put("identical", comparison.identical());
+        ArrayNode subgraphs = root.putArray("subgraphs");
+        for (SubgraphComparison c : comparison.subgraphs()) {
+            Subgraph subgraph = graph.subgraphs().get(c.subgraph());
+            ObjectNode s = subgraphs.addObject();
+            s.put("index", c.subgraph());
+            s.put("identical", c.identical());
+            s.put("tensors_compared", c.tensorsCompared());
+            s.put("mismatches", c.mismatches().size());
+            s.put("java_arena_bytes", c.actual().arenaBytes());
+            s.put("native_arena_bytes", c.expected().arenaBytes());
+            s.put("java_persistent_bytes", c.actual().persistentBytes());
+            s.put("native_persistent_bytes", c.expected().persistentBytes());
+            ArrayNode tensors = s.putArray("tensors");
+            List<Placement> nativePlacements = c.expected().placements();
+            List<Placement> javaPlacements = c.actual().placements();
+            for (int i = 0; i < javaPlacements.size(); i++) {
+                Placement java = javaPlacements.get(i);
+                ObjectNode t = tensors.addObject();
+                t.put("index", java.tensor());
+                t.put("name", subgraph.tensor(java.tensor()).name());
+                t.put("bytes", java.bytes());
+                t.put("arena", java.arena().jsonName());
+                Json.putOffset(t, "java_offset", java.offset());
+                Json.putOffset(t, "native_offset", nativePlacements.get(i).offset());
+            }
+        }
+        return root;
+    }
+
+    private void printText(PrintWriter out, Graph graph, PlanComparison comparison, InterpreterSettings settings) {
+        out.printf("%s (%s%s)%n", model, settings.resolverName(),
+                settings.preserveAllTensors() ? ", preserve_all_tensors" : "");
+        for (SubgraphComparison c : comparison.subgraphs()) {
+            Subgraph subgraph = graph.subgraphs().get(c.subgraph());
+            out.printf("%nsubgraph %d%s%n", c.subgraph(), subgraph.name().isEmpty() ? "" : " (" + subgraph.name() + ")");
+            TextTable table = new TextTable("tensor", "arena", "bytes", "java_offset", "native_offset", "", "name")
+                    .leftAlign(1).leftAlign(5).leftAlign(6);
+            List<Placement> nativePlacements = c.expected().placements();
+            List<Placement> javaPlacements = c.actual().placements();
+            for (int i = 0; i < javaPlacements.size(); i++) {
+                Placement java = javaPlacements.get(i);
+                long nativeOffset = nativePlacements.get(i).offset();
+                table.add(java.tensor(), java.arena().jsonName(), java.bytes(), TextTable.orDash(java.offset()),
+                        TextTable.orDash(nativeOffset), java.offset() == nativeOffset ? "" : "MISMATCH",
+                        subgraph.tensor(java.tensor()).name());
+            }
+            table.print(out);
+        }
+        out.println();
+        TextTable summary = new TextTable("subgraph", "tensors", "mismatches", "java_arena", "native_arena",
+                "java_persistent", "native_persistent");
+        for (SubgraphComparison c : comparison.subgraphs()) {
+            summary.add(c.subgraph(), c.tensorsCompared(), c.mismatches().size(), c.actual().arenaBytes(),
+                    c.expected().arenaBytes(), c.actual().persistentBytes(), c.expected().persistentBytes());
+        }
+        summary.print(out);
+        out.println(comparison.identical() ? "identical" : "DIFFERENT");
+    }
+}

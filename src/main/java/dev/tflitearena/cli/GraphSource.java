@@ -1,0 +1,27 @@
+package dev.tflitearena.cli;
+
+import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.GraphJson;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Reads a graph from the project's graph JSON, or from a model through the native interpreter. */
+final class GraphSource {
+    private GraphSource() {
+    }
+
+    static Graph read(Path file, InterpreterSettings settings) throws IOException {
+        if (file.getFileName().toString().endsWith(".json")) {
+            return GraphJson.read(file);
+        }
+        try (NativeModel model = NativeModel.load(file);
+             NativeInterpreter interpreter = NativeInterpreter.build(model, settings)) {
+            interpreter.allocateTensors();
+            return interpreter.snapshot();
+        }
+    }
+}

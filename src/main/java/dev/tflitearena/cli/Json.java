@@ -1,0 +1,35 @@
+package dev.tflitearena.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The commands' {@code --json} output. */
+final class Json {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private Json() {
+    }
+
+    static ObjectNode object() {
+        return MAPPER.createObjectNode();
+    }
+
+    /** Puts an offset, or null for "no memory". */
+    static void putOffset(ObjectNode node, String field, long offset) {
+        if (offset < 0) {
+            node.putNull(field);
+        } else {
+            node.put(field, offset);
+        }
+    }
+
+    static String print(ObjectNode node) {
+        try {
+            return MAPPER.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,318 @@
+package dev.tflitearena.plan;
+
+import dev.tflitearena.graph.Allocation;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Inplace;
+import dev.tflitearena.graph.InvalidGraphException;
+import dev.tflitearena.graph.Node;
+import dev.tflitearena.graph.Subgraph;
+import dev.tflitearena.graph.Tensor;
+
+import java.util.Arrays;
+
+/**
+ * When each tensor of a subgraph lives, and which outputs share their input's memory, under TFLite's
+ * ArenaPlanner rules ({@code PlanAllocations}, {@code IdentifyInPlaceTensors} and the temporaries of
+ * {@code ExecuteAllocations}). Every planner of this project places tensors within these lifetimes.
+ */
+public final class Lifetimes {
+    /** TFLite's kNodeNotAssigned: "not allocated" as a first node, "never freed" as a last node. */
+    public static final int NOT_ASSIGNED = Integer.MAX_VALUE;
+    private static final int SCALAR_TENSOR_BYTES = 4;
+
+    private final Subgraph subgraph;
+    private final int[] allocNode;
+    private final int[] deallocNode;
+    private final int[] aliasRoot;
+    private final int[][] nodeTensors;
+
+    private Lifetimes(Subgraph subgraph, int[] allocNode, int[] deallocNode, int[] aliasRoot, int[][] nodeTensors) {
+        this.subgraph = subgraph;
+        this.allocNode = allocNode;
+        this.deallocNode = deallocNode;
+        this.aliasRoot = aliasRoot;
+        this.nodeTensors = nodeTensors;
+    }
+
+    public static Lifetimes of(Subgraph subgraph, Graph.Options options) {
+        return new Builder(subgraph, options.preserveAllTensors()).build();
+    }
+
+    public Subgraph subgraph() {
+        return subgraph;
+    }
+
+    public int nodeCount() {
+        return subgraph.nodes().size();
+    }
+
+    /** The node that first needs the tensor, or {@link #NOT_ASSIGNED}. */
+    public int allocNode(int tensor) {
+        return allocNode[tensor];
+    }
+
+    /** The node after which the tensor may be overwritten, or {@link #NOT_ASSIGNED} when it lives to the end. */
+    public int deallocNode(int tensor) {
+        return deallocNode[tensor];
+    }
+
+    /** The last node during which the tensor's memory must hold it: the end of the graph when never freed. */
+    public int lastNode(int tensor) {
+        int t = aliasRoot[tensor] >= 0 ? aliasRoot[tensor] : tensor;
+        return deallocNode[t] == NOT_ASSIGNED ? Math.max(nodeCount() - 1, 0) : deallocNode[t];
+    }
+
+    /** The tensor whose memory this one shares in place, or -1 when it has its own. */
+    public int aliasRoot(int tensor) {
+        return aliasRoot[tensor];
+    }
+
+    /** Lives from the first node to the end: TFLite places these first, by index. */
+    public boolean isWholeLifetime(int tensor) {
+        return allocNode[tensor] == 0 && deallocNode[tensor] == NOT_ASSIGNED;
+    }
+
+    /**
+     * The tensors TFLite files under each node, in insertion order: at node 0 the variables then the graph
+     * inputs, then each node's outputs, then its temporaries. The planner's candidate order derives from it.
+     */
+    public int[] nodeTensors(int node) {
+        return nodeTensors[node];
+    }
+
+    private static final class Builder {
+        private final Subgraph subgraph;
+        private final boolean preserveAll;
+        private final int[] allocNode;
+        private final int[] deallocNode;
+        private final int[] aliasRoot;
+        /** Graph pins plus every input use: what decides whether an input may be shared in place. */
+        private final int[] useCount;
+        private final int[][] nodeTensors;
+
+        Builder(Subgraph subgraph, boolean preserveAll) {
+            this.subgraph = subgraph;
+            this.preserveAll = preserveAll;
+            int tensors = subgraph.tensors().size();
+            allocNode = filled(tensors, NOT_ASSIGNED);
+            deallocNode = filled(tensors, NOT_ASSIGNED);
+            aliasRoot = filled(tensors, -1);
+            useCount = new int[tensors];
+            nodeTensors = new int[Math.max(subgraph.nodes().size(), 1)][];
+        }
+
+        Lifetimes build() {
+            TensorList node0 = new TensorList();
+            for (int t : subgraph.outputs()) {
+                if (t >= 0) {
+                    useCount[t]++;
+                }
+            }
+            for (int t : subgraph.variables()) {
+                useCount[t]++;
+                assignAlloc(0, t);
+                node0.add(t);
+            }
+            for (int t : subgraph.inputs()) {
+                if (t >= 0) {
+                    useCount[t]++;
+                    assignAlloc(0, t);
+                    node0.add(t);
+                }
+            }
+            int[] liveCount = useCount.clone();
+            for (Node node : subgraph.nodes()) {
+                for (int t : node.inputs()) {
+                    if (t >= 0) {
+                        useCount[t]++;
+                    }
+                }
+            }
+            identifyInPlaceTensors();
+            for (Node node : subgraph.nodes()) {
+                for (int t : node.inputs()) {
+                    if (t >= 0) {
+                        liveCount[root(t)]++;
+                    }
+                }
+            }
+            for (int i = 0; i < subgraph.nodes().size(); i++) {
+                Node node = subgraph.nodes().get(i);
+                TensorList filed = i == 0 ? node0 : new TensorList();
+                for (int t : node.outputs()) {
+                    if (t >= 0) {
+                        filed.add(t);
+                        assignAlloc(i, t);
+                    }
+                }
+                if (!preserveAll) {
+                    for (int t : node.inputs()) {
+                        if (t >= 0) {
+                            int r = root(t);
+                            if (--liveCount[r] == 0) {
+                                assignDealloc(i, r);
+                            }
+                        }
+                    }
+                }
+                nodeTensors[i] = filed.toArray();
+            }
+            if (subgraph.nodes().isEmpty()) {
+                nodeTensors[0] = node0.toArray();
+            }
+            addTemporaries();
+            dropAliasesOfUnsharableRoots();
+            return new Lifetimes(subgraph, allocNode, deallocNode, aliasRoot, nodeTensors);
+        }
+
+        /** Temporaries are known only after the kernels' prepare; TFLite adds them in ExecuteAllocations. */
+        private void addTemporaries() {
+            for (int i = 0; i < subgraph.nodes().size(); i++) {
+                int[] temporaries = subgraph.nodes().get(i).temporaries();
+                if (temporaries.length == 0) {
+                    continue;
+                }
+                TensorList filed = new TensorList(nodeTensors[i]);
+                for (int t : temporaries) {
+                    allocNode[t] = i;
+                    filed.add(t);
+                    if (!preserveAll) {
+                        deallocNode[t] = i;
+                    }
+                }
+                nodeTensors[i] = filed.toArray();
+            }
+        }
+
+        private void identifyInPlaceTensors() {
+            for (Node node : subgraph.nodes()) {
+                if (node.outputs().length < 1 || node.inplace() == Inplace.NONE) {
+                    continue;
+                }
+                boolean changed = (node.inplace() & Inplace.DATA_UNMODIFIED) == 0;
+                int output = node.outputs()[0];
+                int shared = -1;
+                int candidates = Math.min(Inplace.MAX_SHARABLE_INPUTS, node.inputs().length);
+                for (int k = 0; k < candidates; k++) {
+                    int input = node.inputs()[k];
+                    if (input >= 0 && (node.inplace() & (Inplace.INPUT0_SHARED << k)) != 0
+                            && canShare(input, output, changed)) {
+                        shared = input;
+                        break;
+                    }
+                }
+                if (shared < 0) {
+                    continue;
+                }
+                int r = root(shared);
+                if (changed && useCount[r] > 1) {
+                    continue;
+                }
+                aliasRoot[output] = r;
+            }
+        }
+
+        private boolean canShare(int input, int output, boolean changed) {
+            Tensor in = subgraph.tensor(input);
+            Tensor out = subgraph.tensor(output);
+            if (changed && (in.bytes() != out.bytes() || in.bytes() <= SCALAR_TENSOR_BYTES || useCount[input] > 1)) {
+                return false;
+            }
+            if (contains(subgraph.inputs(), input) || contains(subgraph.outputs(), output)) {
+                return false;
+            }
+            if (in.allocation() != out.allocation() && in.allocation() != Allocation.ARENA_RW) {
+                return false;
+            }
+            return !preserveAll;
+        }
+
+        /**
+         * TFLite re-checks an alias when it would place it: a root that is not an ArenaRw tensor of the same
+         * size cannot hold the alias, which then gets memory of its own (its planned lifetime unchanged).
+         * Only tensors TFLite would place are re-checked: ArenaRw ones with bytes, and persistent ones.
+         */
+        private void dropAliasesOfUnsharableRoots() {
+            for (int t = 0; t < aliasRoot.length; t++) {
+                int r = aliasRoot[t];
+                if (r < 0 || allocNode[t] == NOT_ASSIGNED) {
+                    continue;
+                }
+                Tensor alias = subgraph.tensor(t);
+                boolean placed = alias.allocation() == Allocation.ARENA_RW_PERSISTENT
+                        || (alias.allocation() == Allocation.ARENA_RW && alias.bytes() > 0);
+                Tensor root = subgraph.tensor(r);
+                if (placed && (root.allocation() != Allocation.ARENA_RW || root.bytes() != alias.bytes())) {
+                    aliasRoot[t] = -1;
+                }
+            }
+        }
+
+        private int root(int tensor) {
+            return aliasRoot[tensor] >= 0 ? aliasRoot[tensor] : tensor;
+        }
+
+        private void assignAlloc(int node, int tensor) {
+            if (allocNode[tensor] != NOT_ASSIGNED) {
+                return;
+            }
+            if (deallocNode[tensor] != NOT_ASSIGNED) {
+                throw new InvalidGraphException("subgraph " + subgraph.index() + ", node " + node + ": output tensor "
+                        + tensor + " is produced after its last use at node " + deallocNode[tensor]);
+            }
+            allocNode[tensor] = node;
+        }
+
+        private void assignDealloc(int node, int tensor) {
+            if (allocNode[tensor] == NOT_ASSIGNED) {
+                return;
+            }
+            if (deallocNode[tensor] != NOT_ASSIGNED) {
+                throw new InvalidGraphException("subgraph " + subgraph.index() + ", node " + node + ": tensor "
+                        + tensor + " was already released at node " + deallocNode[tensor]);
+            }
+            deallocNode[tensor] = node;
+        }
+
+        private static boolean contains(int[] list, int value) {
+            for (int v : list) {
+                if (v == value) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static int[] filled(int length, int value) {
+            int[] a = new int[length];
+            Arrays.fill(a, value);
+            return a;
+        }
+    }
+
+    /** A growable list of tensor indices. */
+    private static final class TensorList {
+        private int[] items;
+        private int size;
+
+        TensorList() {
+            items = new int[4];
+        }
+
+        TensorList(int[] initial) {
+            items = Arrays.copyOf(initial, initial.length + 4);
+            size = initial.length;
+        }
+
+        void add(int tensor) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            items[size++] = tensor;
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(items, size);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.tflitearena.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * TFLite's SimpleMemoryArena placement rule: the active allocations are kept sorted by offset; a new one
+ * takes the best-fitting gap between those that overlap it in time, or goes after all of them. The rule's
+ * quirk is kept on purpose: the remembered fit of a gap is measured from the unaligned end of what precedes
+ * it, so a gap that needed padding can lose to a later gap of the same usable size.
+ */
+final class SimpleMemoryArena {
+    private record Alloc(long offset, long size, int first, int last) {
+    }
+
+    private final List<Alloc> active = new ArrayList<>();
+    private long highWaterMark;
+
+    /** Places {@code size} bytes live from node {@code first} to {@code last} inclusive; returns the offset. */
+    long allocate(long alignment, long size, int first, int last) {
+        if (size == 0) {
+            return 0;
+        }
+        long best = -1;
+        long bestFit = Long.MAX_VALUE;
+        long current = 0;
+        for (Alloc a : active) {
+            if (a.last < first || a.first > last) {
+                continue;
+            }
+            long aligned = alignUp(current, alignment);
+            if (aligned + size <= a.offset && a.offset - aligned < bestFit) {
+                best = aligned;
+                bestFit = a.offset - current;
+            }
+            current = Math.max(current, a.offset + a.size);
+        }
+        long offset = best >= 0 ? best : alignUp(current, alignment);
+        highWaterMark = Math.max(highWaterMark, offset + size);
+        active.add(insertionPoint(offset), new Alloc(offset, size, first, last));
+        return offset;
+    }
+
+    long highWaterMark() {
+        return highWaterMark;
+    }
+
+    /** After every allocation at an offset not above {@code offset}, as std::upper_bound puts it. */
+    private int insertionPoint(long offset) {
+        int low = 0;
+        int high = active.size();
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (active.get(mid).offset <= offset) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+
+    static long alignUp(long value, long alignment) {
+        long remainder = value % alignment;
+        return remainder == 0 ? value : value + alignment - remainder;
+    }
+}
