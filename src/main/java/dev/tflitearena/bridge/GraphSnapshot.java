@@ -46,7 +46,7 @@ final class GraphSnapshot {
                 NativeTensors.ints(source.variables()));
     }
 
-    private static Tensor tensor(TfLiteTensor t, int index) {
+    static Tensor tensor(TfLiteTensor t, int index) {
         BytePointer name = t.name();
         BytePointer type = TfLiteTypeGetName(t.type());
         return new Tensor(index, name == null || name.isNull() ? "" : name.getString(), t.bytes(),

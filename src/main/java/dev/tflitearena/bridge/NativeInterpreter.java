@@ -1,7 +1,9 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.plan.Plan;
+import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.tensorflowlite.BuiltinOpResolver;
 import org.bytedeco.tensorflowlite.BuiltinOpResolverWithoutDefaultDelegates;
@@ -12,6 +14,7 @@ import org.bytedeco.tensorflowlite.InterpreterOptions;
 import org.bytedeco.tensorflowlite.OpResolver;
 import org.bytedeco.tensorflowlite.Subgraph;
 import org.bytedeco.tensorflowlite.TfLiteRegistration;
+import org.bytedeco.tensorflowlite.TfLiteTensor;
 
 /**
  * A native TFLite interpreter over a {@link NativeModel}, with the op resolver and options of its
@@ -25,6 +28,9 @@ public final class NativeInterpreter implements AutoCloseable {
     private final OpResolver resolver;
     private final InterpreterOptions options;
     private final Interpreter interpreter;
+    private boolean allocated;
+    private JavaArena arena;
+    private PlanHandover[] handovers = new PlanHandover[0];
     private boolean closed;
 
     private NativeInterpreter(NativeModel model, InterpreterSettings settings, OpResolver resolver,
@@ -38,7 +44,8 @@ public final class NativeInterpreter implements AutoCloseable {
 
     /** Builds the interpreter; refuses a model with a custom op the resolver lacks, naming it. */
     public static NativeInterpreter build(NativeModel model, InterpreterSettings settings) {
-        FlatBufferModel flatBuffer = model.retain();
+        model.retain();
+        FlatBufferModel flatBuffer = model.flatBuffer();
         OpResolver resolver = settings.xnnpack() ? new BuiltinOpResolver() : new BuiltinOpResolverWithoutDefaultDelegates();
         InterpreterOptions options = new InterpreterOptions();
         options.SetPreserveAllTensors(settings.preserveAllTensors());
@@ -90,6 +97,95 @@ public final class NativeInterpreter implements AutoCloseable {
     /** Prepares every op and lets the native planner place the tensors. */
     public void allocateTensors() {
         TfLiteStatus.check(live().AllocateTensors(), model.path() + ": AllocateTensors");
+        allocated = true;
+    }
+
+    /**
+     * Prepares every op with the Java arena's plan in place of the native planner's: every planned tensor of
+     * every subgraph gets a custom allocation at its planned offset (see {@link PlanHandover}). Must be the
+     * interpreter's first allocation; the interpreter keeps the arena alive until it closes.
+     */
+    public Handover allocateTensors(JavaArena javaArena) {
+        Interpreter live = live();
+        if (allocated) {
+            throw new IllegalStateException(model.path() + ": a plan is handed over at the first AllocateTensors,"
+                    + " and this interpreter has allocated already");
+        }
+        javaArena.retain();
+        arena = javaArena;
+        handovers = PlanHandover.install(live, javaArena);
+        int status = live.AllocateTensors();
+        allocated = true;
+        for (PlanHandover handover : handovers) {
+            handover.rethrowFailure();
+        }
+        TfLiteStatus.check(status, model.path() + ": AllocateTensors with the Java plan");
+        int tensors = 0;
+        for (PlanHandover handover : handovers) {
+            tensors += handover.finish();
+        }
+        MemoryInfo left = memoryInfo();
+        return new Handover(javaArena.plan().planner(), javaArena.size(), javaArena.persistentBytes(), tensors,
+                left.arenaBytes(), left.persistentBytes());
+    }
+
+    public void invoke() {
+        TfLiteStatus.check(live().Invoke(), model.path() + ": Invoke");
+    }
+
+    public int inputCount() {
+        return (int) live().inputs().capacity();
+    }
+
+    public int outputCount() {
+        return (int) live().outputs().capacity();
+    }
+
+    /** The i-th graph input as the planners see it: name, type, shape, bytes. */
+    public Tensor input(int i) {
+        int index = live().inputs().get(i);
+        return GraphSnapshot.tensor(live().tensor(index), index);
+    }
+
+    /** Copies {@code data}, exactly the input's bytes, into the i-th graph input. */
+    public void writeInput(int i, byte[] data) {
+        TfLiteTensor tensor = live().input_tensor(i);
+        if (data.length != tensor.bytes()) {
+            throw new IllegalArgumentException(model.path() + ": input " + i + " takes " + tensor.bytes()
+                    + " bytes, got " + data.length);
+        }
+        dataOf(tensor, "input " + i).put(data);
+    }
+
+    /** A copy of the i-th graph output's bytes. */
+    public byte[] readOutput(int i) {
+        TfLiteTensor tensor = live().output_tensor(i);
+        byte[] data = new byte[Math.toIntExact(tensor.bytes())];
+        dataOf(tensor, "output " + i).get(data);
+        return data;
+    }
+
+    private BytePointer dataOf(TfLiteTensor tensor, String what) {
+        BytePointer raw = tensor.data().raw();
+        if (raw == null || raw.isNull()) {
+            throw new IllegalStateException(model.path() + ": " + what + " has no memory; allocate tensors first");
+        }
+        return raw.capacity(tensor.bytes()).limit(tensor.bytes());
+    }
+
+    /** What the runtime reports of its own arenas, summed over subgraphs. */
+    public MemoryInfo memoryInfo() {
+        Interpreter live = live();
+        long arenaBytes = 0;
+        long persistentBytes = 0;
+        try (Subgraph.SubgraphAllocInfo info = new Subgraph.SubgraphAllocInfo()) {
+            for (int s = 0; s < live.subgraphs_size(); s++) {
+                live.subgraph(s).GetMemoryAllocInfo(info);
+                arenaBytes += info.arena_size();
+                persistentBytes += info.arena_persist_size();
+            }
+        }
+        return new MemoryInfo(arenaBytes, persistentBytes);
     }
 
     /** The graph as the planners see it; call after {@link #allocateTensors()}, which adds temporaries. */
@@ -115,9 +211,15 @@ public final class NativeInterpreter implements AutoCloseable {
             return;
         }
         closed = true;
+        for (PlanHandover handover : handovers) {
+            handover.uninstall();
+        }
         interpreter.close();
         resolver.close();
         options.close();
         model.release();
+        if (arena != null) {
+            arena.release();
+        }
     }
 }

@@ -7,13 +7,11 @@ import java.nio.file.Path;
 
 /**
  * A {@code .tflite} file loaded by the native library after its flatbuffer verifier accepted it. Interpreters
- * built from it keep it alive: closing the model while they are open only frees it once the last one closes.
+ * built from it keep it alive: closing the model while they are open frees it when the last one closes.
  */
-public final class NativeModel implements AutoCloseable {
+public final class NativeModel extends SharedNativeResource {
     private final Path path;
     private final FlatBufferModel model;
-    private int users;
-    private boolean closed;
 
     private NativeModel(Path path, FlatBufferModel model) {
         this.path = path;
@@ -36,28 +34,18 @@ public final class NativeModel implements AutoCloseable {
         return path;
     }
 
-    synchronized FlatBufferModel retain() {
-        if (closed) {
-            throw new IllegalStateException(path + ": model is closed");
-        }
-        users++;
+    /** The native model, for an interpreter that has retained it. */
+    FlatBufferModel flatBuffer() {
         return model;
     }
 
-    synchronized void release() {
-        users--;
-        freeIfUnused();
+    @Override
+    protected void free() {
+        model.close();
     }
 
     @Override
-    public synchronized void close() {
-        closed = true;
-        freeIfUnused();
-    }
-
-    private void freeIfUnused() {
-        if (closed && users == 0 && !model.isNull()) {
-            model.close();
-        }
+    protected String describe() {
+        return path + ": model";
     }
 }

@@ -8,7 +8,7 @@ import java.io.PrintWriter;
 /** The {@code tflite-arena} command line. */
 @Command(name = "tflite-arena", mixinStandardHelpOptions = true, version = "tflite-arena 0.1.0",
         description = "TensorFlow Lite's tensor memory planner in Java, cross-checked against the native one.",
-        subcommands = {PlanCommand.class, CompareCommand.class, SnapshotCommand.class})
+        subcommands = {PlanCommand.class, CompareCommand.class, RunCommand.class, SnapshotCommand.class})
 public final class Main {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;
@@ -25,6 +25,9 @@ public final class Main {
     static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Main()).setOut(out).setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (System.getenv("TFLITE_ARENA_TRACE") != null) {
+                e.printStackTrace(commandLine.getErr());
+            }
             commandLine.getErr().println("tflite-arena " + commandLine.getCommandName() + ": " + describe(e));
             commandLine.getErr().flush();
             return EXIT_ERROR;

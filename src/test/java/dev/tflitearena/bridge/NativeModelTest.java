@@ -39,9 +39,9 @@ class NativeModelTest {
         NativeModel model = NativeModel.load(TestModels.named("face_detection_short_range.tflite"));
         NativeInterpreter interpreter = NativeInterpreter.build(model, InterpreterSettings.DEFAULT);
         model.close();
-        assertDoesNotThrow(interpreter::allocateTensors);
+        assertDoesNotThrow(() -> interpreter.allocateTensors());
         interpreter.close();
         assertThrows(IllegalStateException.class, () -> NativeInterpreter.build(model, InterpreterSettings.DEFAULT));
-        assertThrows(IllegalStateException.class, interpreter::allocateTensors);
+        assertThrows(IllegalStateException.class, () -> interpreter.allocateTensors());
     }
 }

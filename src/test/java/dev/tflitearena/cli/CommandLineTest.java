@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CommandLineTest {
@@ -119,8 +120,34 @@ class CommandLineTest {
     }
 
     @Test
+    void runJsonReportsIdenticalOutputsAndTheArenas() throws IOException {
+        Result r = run("run", TestModels.named("hand_landmark_lite.tflite").toString(), "--json", "--invokes", "2",
+                "--seed", "5", "--poison");
+        assertEquals(0, r.status(), r.err());
+        JsonNode json = r.json();
+        assertTrue(json.get("outputs_identical").asBoolean());
+        assertEquals("tflite", json.get("planner").asText());
+        assertFalse(json.get("xnnpack").asBoolean());
+        assertEquals(2, json.get("invokes").asInt());
+        assertEquals(0, json.get("native_arena_bytes_left").asLong());
+        assertTrue(json.get("java_arena_bytes").asLong() > json.get("persistent_bytes").asLong());
+        assertTrue(json.has("persistent_bytes"));
+    }
+
+    @Test
+    void runWithTheNativePlannerComparesTwoNativeInterpreters() throws IOException {
+        Result r = run("run", TestModels.named("face_detection_short_range.tflite").toString(), "--planner", "native",
+                "--xnnpack", "--json");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.json().get("outputs_identical").asBoolean());
+        assertTrue(r.json().get("xnnpack").asBoolean());
+        assertEquals(r.json().get("reference_native_arena_bytes").asLong(),
+                r.json().get("native_arena_bytes_left").asLong());
+    }
+
+    @Test
     void everyCommandHasHelp() {
-        for (String command : new String[]{"plan", "compare", "snapshot"}) {
+        for (String command : new String[]{"plan", "compare", "run", "snapshot"}) {
             Result r = run(command, "--help");
             assertEquals(0, r.status());
             assertTrue(r.out().contains("Usage: tflite-arena " + command), r.out());

@@ -1,0 +1,187 @@
+package dev.tflitearena.bridge;
+
+import dev.tflitearena.plan.Placement;
+import dev.tflitearena.plan.SubgraphPlan;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
+import org.bytedeco.tensorflowlite.Interpreter;
+import org.bytedeco.tensorflowlite.Subgraph;
+import org.bytedeco.tensorflowlite.TfLiteContext;
+import org.bytedeco.tensorflowlite.TfLiteCustomAllocation;
+import org.bytedeco.tensorflowlite.TfLiteNode;
+import org.bytedeco.tensorflowlite.TfLiteRegistration;
+import org.bytedeco.tensorflowlite.TfLiteTensor;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRw;
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRwPersistent;
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteCustom;
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteError;
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteInt8;
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteOk;
+
+/**
+ * Hands a Java plan to a native interpreter. Temporaries and the tensors kernels turn persistent only exist
+ * once every op is prepared, and the native planner runs right after that, so a custom allocation set before
+ * {@code AllocateTensors()} misses them and one set after it leaves the native arena allocated. The handover
+ * therefore appends a no-op node to each subgraph: the last to be prepared, its prepare gives every arena
+ * tensor its custom allocation in the Java arena, and the native planner that follows finds nothing left.
+ *
+ * <p>One registration serves every interpreter: JavaCPP callbacks are few per class, so the prepare callback
+ * finds the subgraph it was called for by the address of its TfLiteContext.
+ */
+final class PlanHandover {
+    static final String OP_NAME = "TfLiteArenaHandover";
+    private static final int BUILTIN_OPERATOR_CUSTOM = 32;
+
+    private static final Map<Long, PlanHandover> BY_CONTEXT = new ConcurrentHashMap<>();
+    // The native registration only holds function pointers: these fields keep the callbacks (and the name)
+    // from being collected, which would leave TFLite calling freed thunks.
+    private static final Prepare PREPARE = new Prepare();
+    private static final Invoke INVOKE = new Invoke();
+    private static final BytePointer OP_NAME_NATIVE = new BytePointer(OP_NAME);
+    private static final TfLiteRegistration REGISTRATION = registration();
+
+    private final Subgraph subgraph;
+    private final int subgraphIndex;
+    private final JavaArena arena;
+    private final long context;
+    private RuntimeException failure;
+    private int handedOver;
+
+    private PlanHandover(Subgraph subgraph, int subgraphIndex, JavaArena arena) {
+        this.subgraph = subgraph;
+        this.subgraphIndex = subgraphIndex;
+        this.arena = arena;
+        this.context = subgraph.context().address();
+    }
+
+    /** Appends the handover node to every subgraph; call before the first {@code AllocateTensors()}. */
+    static PlanHandover[] install(Interpreter interpreter, JavaArena arena) {
+        int count = (int) interpreter.subgraphs_size();
+        if (count != arena.plan().subgraphs().size()) {
+            throw new NativeException("the plan covers " + arena.plan().subgraphs().size()
+                    + " subgraphs, the interpreter has " + count + ": it was made for another model");
+        }
+        PlanHandover[] handovers = new PlanHandover[count];
+        for (int s = 0; s < count; s++) {
+            Subgraph subgraph = interpreter.subgraph(s);
+            handovers[s] = new PlanHandover(subgraph, s, arena);
+            BY_CONTEXT.put(handovers[s].context, handovers[s]);
+            int[] nodeIndex = new int[1];
+            TfLiteStatus.check(subgraph.AddNodeWithParameters(new int[0], new int[0], new int[0],
+                    (BytePointer) null, 0, null, REGISTRATION, nodeIndex), "subgraph " + s + ": adding " + OP_NAME);
+        }
+        return handovers;
+    }
+
+    /** After {@code AllocateTensors()}: rethrows what the prepare callback refused, if anything. */
+    void rethrowFailure() {
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** After a successful {@code AllocateTensors()}: checks every tensor's address; returns how many moved. */
+    int finish() {
+        SubgraphPlan plan = arena.plan().subgraphs().get(subgraphIndex);
+        for (Placement p : plan.placements()) {
+            if (!p.hasMemory()) {
+                continue;
+            }
+            TfLiteTensor tensor = subgraph.tensor(p.tensor());
+            long expected = arena.pointer(subgraphIndex, p).address();
+            if (tensor.allocation_type() != kTfLiteCustom || NativeTensors.dataAddress(tensor) != expected) {
+                throw new NativeException("subgraph " + subgraphIndex + ", tensor " + p.tensor()
+                        + ": after AllocateTensors it is not at its planned address in the Java arena");
+            }
+            if (tensor.is_variable()) {
+                resetVariable(tensor);
+            }
+        }
+        return handedOver;
+    }
+
+    /**
+     * TFLite zeroes variable tensors after allocating, but skips custom-allocated ones (Subgraph::
+     * ResetVariableTensors), so the handover does what tflite::ResetVariableTensor would.
+     */
+    private static void resetVariable(TfLiteTensor tensor) {
+        int value = tensor.type() == kTfLiteInt8 ? tensor.params().zero_point() : 0;
+        Pointer.memset(tensor.data().raw(), value, tensor.bytes());
+    }
+
+    void uninstall() {
+        BY_CONTEXT.remove(context);
+    }
+
+    private int handOver() {
+        SubgraphPlan plan = arena.plan().subgraphs().get(subgraphIndex);
+        int plannedTensors = arena.graph().subgraphs().get(subgraphIndex).tensors().size();
+        if (subgraph.tensors_size() != plannedTensors) {
+            throw new NativeException("subgraph " + subgraphIndex + " has " + subgraph.tensors_size()
+                    + " tensors once prepared, the plan's graph " + plannedTensors + ": it was made for another model");
+        }
+        try (TfLiteCustomAllocation allocation = new TfLiteCustomAllocation()) {
+            for (Placement p : plan.placements()) {
+                if (!p.hasMemory()) {
+                    continue;
+                }
+                TfLiteTensor tensor = subgraph.tensor(p.tensor());
+                int kind = tensor.allocation_type();
+                String where = "subgraph " + subgraphIndex + ", tensor " + p.tensor();
+                if (kind != kTfLiteArenaRw && kind != kTfLiteArenaRwPersistent && kind != kTfLiteCustom) {
+                    throw new NativeException(where + " is " + NativeTensors.allocation(kind).jsonName()
+                            + " once prepared, not an arena tensor as in the plan's graph");
+                }
+                if (tensor.bytes() > p.bytes()) {
+                    throw new NativeException(where + " needs " + tensor.bytes() + " bytes once prepared, the plan "
+                            + "gives it " + p.bytes() + ": it was made for another model or shape");
+                }
+                allocation.data(arena.pointer(subgraphIndex, p)).bytes(p.bytes());
+                TfLiteStatus.check(subgraph.SetCustomAllocationForTensor(p.tensor(), allocation),
+                        where + ": SetCustomAllocationForTensor");
+                handedOver++;
+            }
+        }
+        return kTfLiteOk;
+    }
+
+    /** Gives the prepared subgraph's arena tensors to the Java arena; failures wait for AllocateTensors to return. */
+    private static final class Prepare extends TfLiteRegistration.Prepare_TfLiteContext_TfLiteNode {
+        @Override
+        public int call(TfLiteContext context, TfLiteNode node) {
+            PlanHandover handover = BY_CONTEXT.get(context.address());
+            if (handover == null) {
+                return kTfLiteError;
+            }
+            try {
+                handover.handedOver = 0;
+                return handover.handOver();
+            } catch (RuntimeException | Error e) {
+                // An exception must not cross the native frames of AllocateTensors; it is rethrown after.
+                handover.failure = e instanceof RuntimeException r ? r : new NativeException(e.toString());
+                return kTfLiteError;
+            }
+        }
+    }
+
+    private static final class Invoke extends TfLiteRegistration.Invoke_TfLiteContext_TfLiteNode {
+        @Override
+        public int call(TfLiteContext context, TfLiteNode node) {
+            return kTfLiteOk;
+        }
+    }
+
+    private static TfLiteRegistration registration() {
+        TfLiteRegistration registration = new TfLiteRegistration();
+        registration.builtin_code(BUILTIN_OPERATOR_CUSTOM);
+        registration.custom_name(OP_NAME_NATIVE);
+        registration.version(1);
+        registration.prepare(PREPARE);
+        registration.invoke(INVOKE);
+        return registration;
+    }
+}

@@ -1,0 +1,47 @@
+package dev.tflitearena.bridge;
+
+import dev.tflitearena.graph.Tensor;
+import dev.tflitearena.graph.TensorType;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Random;
+
+/**
+ * Reproducible, non-trivial input data: floats uniform in [-1, 1), integers small enough to be valid
+ * indices, booleans and 8-bit values random. The same seed and tensor give the same bytes.
+ */
+public final class SeededInputs {
+    private static final int INDEX_RANGE = 4;
+
+    private SeededInputs() {
+    }
+
+    public static byte[] of(Tensor tensor, long seed) {
+        Random random = new Random(seed * 31 + tensor.index());
+        ByteBuffer data = ByteBuffer.allocate(Math.toIntExact(tensor.bytes())).order(ByteOrder.nativeOrder());
+        TensorType type = tensor.type() == null ? null : TensorType.byName(tensor.type());
+        if (type == null) {
+            type = TensorType.UINT8;
+        }
+        while (data.hasRemaining()) {
+            switch (type) {
+                case FLOAT32 -> data.putFloat(random.nextFloat() * 2 - 1);
+                case FLOAT64 -> data.putDouble(random.nextDouble() * 2 - 1);
+                case FLOAT16 -> data.putShort(halfInUnitRange(random));
+                case INT32 -> data.putInt(random.nextInt(INDEX_RANGE));
+                case INT64 -> data.putLong(random.nextInt(INDEX_RANGE));
+                case INT16 -> data.putShort((short) random.nextInt(INDEX_RANGE));
+                case BOOL -> data.put((byte) random.nextInt(2));
+                default -> data.put((byte) random.nextInt(256));
+            }
+        }
+        return data.array();
+    }
+
+    /** A half-precision value of magnitude in [1/8, 1), either sign. */
+    private static short halfInUnitRange(Random random) {
+        int sign = random.nextBoolean() ? 0x8000 : 0;
+        return (short) (sign | (0x3000 + random.nextInt(0x0C00)));
+    }
+}
