@@ -15,8 +15,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -32,14 +30,12 @@ final class CompareCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL.tflite")
     Path model;
 
-    @Option(names = "--json", description = "Print the comparison as JSON.")
-    boolean json;
 
     @Mixin
     NativeOptions nativeOptions;
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Output output;
 
     @Override
     public Integer call() {
@@ -52,13 +48,7 @@ final class CompareCommand implements Callable<Integer> {
             graph = interpreter.snapshot();
             comparison = PlanComparison.of(interpreter.nativePlan(), new TflitePlanner().plan(graph));
         }
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.print(toJson(graph, comparison, settings)));
-        } else {
-            printText(out, graph, comparison, settings);
-        }
-        out.flush();
+        output.print(() -> toJson(graph, comparison, settings), out -> printText(out, graph, comparison, settings));
         return comparison.identical() ? 0 : EXIT_DIFFERENT;
     }
 

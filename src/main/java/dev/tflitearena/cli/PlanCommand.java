@@ -13,8 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -32,27 +30,19 @@ final class PlanCommand implements Callable<Integer> {
             description = "The placement strategy (default: ${DEFAULT-VALUE}).")
     String planner;
 
-    @Option(names = "--json", description = "Print the plan as JSON.")
-    boolean json;
 
     @Mixin
     NativeOptions nativeOptions;
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Output output;
 
     @Override
     public Integer call() throws Exception {
         Planner strategy = Planners.byName(planner);
         Graph graph = GraphSource.read(input, nativeOptions.settings());
         Plan plan = strategy.plan(graph);
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.print(toJson(graph, plan)));
-        } else {
-            printText(out, graph, plan);
-        }
-        out.flush();
+        output.print(() -> toJson(graph, plan), out -> printText(out, graph, plan));
         return 0;
     }
 

@@ -9,8 +9,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -41,14 +39,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--poison", description = "Fill the Java arena's rw regions with 0xFF bytes before every invoke.")
     boolean poison;
 
-    @Option(names = "--json", description = "Print the result as JSON.")
-    boolean json;
 
     @Mixin
     NativeOptions nativeOptions;
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    Output output;
 
     @Override
     public Integer call() {
@@ -57,13 +53,7 @@ final class RunCommand implements Callable<Integer> {
         try (NativeModel loaded = NativeModel.load(model)) {
             result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, invokes, seed, poison);
         }
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.print(toJson(result)));
-        } else {
-            printText(out, result);
-        }
-        out.flush();
+        output.print(() -> toJson(result), out -> printText(out, result));
         return result.outputsIdentical() ? 0 : CompareCommand.EXIT_DIFFERENT;
     }
 
