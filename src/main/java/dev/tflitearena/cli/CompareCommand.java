@@ -3,14 +3,13 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.bridge.InterpreterSettings;
-import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.CrossCheck;
 import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.PlanComparison;
 import dev.tflitearena.plan.PlanComparison.SubgraphComparison;
-import dev.tflitearena.plan.TflitePlanner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,6 +30,11 @@ final class CompareCommand implements Callable<Integer> {
     Path model;
 
 
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "S",
+            description = "Seed of the inputs a graph with dynamic-shape ops is run on once before comparing "
+                    + "(default: ${DEFAULT-VALUE}).")
+    long seed;
+
     @Mixin
     NativeOptions nativeOptions;
 
@@ -40,23 +44,24 @@ final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         InterpreterSettings settings = nativeOptions.settings();
-        PlanComparison comparison;
-        Graph graph;
-        try (NativeModel loaded = NativeModel.load(model);
-             NativeInterpreter interpreter = NativeInterpreter.build(loaded, settings)) {
-            interpreter.allocateTensors();
-            graph = interpreter.snapshot();
-            comparison = PlanComparison.of(interpreter.nativePlan(), new TflitePlanner().plan(graph));
+        CrossCheck.Result result;
+        try (NativeModel loaded = NativeModel.load(model)) {
+            result = CrossCheck.run(loaded, settings, seed);
         }
-        output.print(() -> toJson(graph, comparison, settings), out -> printText(out, graph, comparison, settings));
+        Graph graph = result.graph();
+        PlanComparison comparison = result.comparison();
+        int invokes = result.invokes();
+        output.print(() -> toJson(graph, comparison, settings, invokes),
+                out -> printText(out, graph, comparison, settings, invokes));
         return comparison.identical() ? 0 : EXIT_DIFFERENT;
     }
 
-    private ObjectNode toJson(Graph graph, PlanComparison comparison, InterpreterSettings settings) {
+    private ObjectNode toJson(Graph graph, PlanComparison comparison, InterpreterSettings settings, int invokes) {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         root.put("resolver", settings.resolverName());
         root.put("preserve_all_tensors", settings.preserveAllTensors());
+        root.put("invokes_before_compare", invokes);
         root.put("identical", comparison.identical());
         ArrayNode subgraphs = root.putArray("subgraphs");
         for (SubgraphComparison c : comparison.subgraphs()) {
@@ -87,9 +92,11 @@ final class CompareCommand implements Callable<Integer> {
         return root;
     }
 
-    private void printText(PrintWriter out, Graph graph, PlanComparison comparison, InterpreterSettings settings) {
-        out.printf("%s (%s%s)%n", model, settings.resolverName(),
-                settings.preserveAllTensors() ? ", preserve_all_tensors" : "");
+    private void printText(PrintWriter out, Graph graph, PlanComparison comparison, InterpreterSettings settings,
+                           int invokes) {
+        out.printf("%s (%s%s)%s%n", model, settings.resolverName(),
+                settings.preserveAllTensors() ? ", preserve_all_tensors" : "",
+                invokes == 0 ? "" : ", plans read after " + invokes + " invoke: the graph has dynamic-shape ops");
         for (SubgraphComparison c : comparison.subgraphs()) {
             Subgraph subgraph = graph.subgraphs().get(c.subgraph());
             out.printf("%nsubgraph %d%s%n", c.subgraph(), subgraph.name().isEmpty() ? "" : " (" + subgraph.name() + ")");

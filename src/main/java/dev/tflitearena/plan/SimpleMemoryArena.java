@@ -1,6 +1,7 @@
 package dev.tflitearena.plan;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -10,16 +11,18 @@ import java.util.List;
  * it, so a gap that needed padding can lose to a later gap of the same usable size.
  */
 final class SimpleMemoryArena {
-    private record Alloc(long offset, long size, int first, int last) {
+    /** One allocation: {@code first}/{@code last} are the inclusive node interval; a blank one has size 0. */
+    record Alloc(long offset, long size, int first, int last) {
+        static final Alloc BLANK = new Alloc(0, 0, -1, -1);
     }
 
     private final List<Alloc> active = new ArrayList<>();
     private long highWaterMark;
 
-    /** Places {@code size} bytes live from node {@code first} to {@code last} inclusive; returns the offset. */
-    long allocate(long alignment, long size, int first, int last) {
+    /** Places {@code size} bytes live from node {@code first} to {@code last} inclusive. */
+    Alloc allocate(long alignment, long size, int first, int last) {
         if (size == 0) {
-            return 0;
+            return new Alloc(0, 0, first, last);
         }
         long best = -1;
         long bestFit = Long.MAX_VALUE;
@@ -37,12 +40,39 @@ final class SimpleMemoryArena {
         }
         long offset = best >= 0 ? best : alignUp(current, alignment);
         highWaterMark = Math.max(highWaterMark, offset + size);
-        active.add(insertionPoint(offset), new Alloc(offset, size, first, last));
-        return offset;
+        Alloc alloc = new Alloc(offset, size, first, last);
+        active.add(insertionPoint(offset), alloc);
+        return alloc;
     }
 
     long highWaterMark() {
         return highWaterMark;
+    }
+
+    void resetAllocs() {
+        active.clear();
+    }
+
+    /** Drops the allocations whose lifetime ended before {@code node}. */
+    void purgeActiveAllocs(int node) {
+        active.removeIf(a -> a.last < node);
+    }
+
+    /** Drops the allocations that start after {@code node}. */
+    void purgeAfter(int node) {
+        active.removeIf(a -> a.first > node);
+    }
+
+    /** Rebuilds the active list from a planner's records: those live at {@code node}, by offset. */
+    void calculateActiveAllocs(Alloc[] records, int node) {
+        active.clear();
+        for (Alloc a : records) {
+            if (a.first <= node && a.last >= node) {
+                active.add(a);
+            }
+        }
+        // std::sort is not stable, but allocations at one offset never change where a later one goes.
+        active.sort(Comparator.comparingLong(Alloc::offset));
     }
 
     /** After every allocation at an offset not above {@code offset}, as std::upper_bound puts it. */

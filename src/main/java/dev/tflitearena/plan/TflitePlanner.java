@@ -2,18 +2,18 @@ package dev.tflitearena.plan;
 
 import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Subgraph;
-import dev.tflitearena.graph.Tensor;
-
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 
 /**
- * TFLite's own CPU planner, ArenaPlanner over two SimpleMemoryArenas, as a whole-graph plan
- * ({@code PlanAllocations} then {@code ExecuteAllocations(0, last node)}): offsets equal the native ones,
- * tensor by tensor. Ties in the allocation order are broken as the native library, built with GCC,
- * breaks them: candidates come from per-node hash sets and are ordered by libstdc++'s introsort.
+ * TFLite's own CPU planner, ArenaPlanner over two SimpleMemoryArenas: offsets equal the native ones, tensor
+ * by tensor. Ties in the allocation order are broken as the native library, built with GCC, breaks them:
+ * candidates come from per-node hash sets and are ordered by libstdc++'s introsort.
+ *
+ * <p>A static graph is planned in one {@code ExecuteAllocations(0, last node)}. TFLite plans a graph with
+ * dynamic-shape ops in pieces: up to and including the first node with a dynamic output when tensors are
+ * allocated, and each following piece during the first invoke, once the node before it has run. The plan
+ * here is that state after the first invoke, when every node has been planned.
  */
 public final class TflitePlanner implements Planner {
     public static final String NAME = "tflite";
@@ -25,93 +25,30 @@ public final class TflitePlanner implements Planner {
 
     @Override
     public SubgraphPlan plan(Subgraph subgraph, Graph.Options options) {
-        Lifetimes lifetimes = Lifetimes.of(subgraph, options);
-        int[] order = allocationOrder(subgraph, lifetimes);
-
-        SimpleMemoryArena rw = new SimpleMemoryArena();
-        SimpleMemoryArena persistent = new SimpleMemoryArena();
-        long[] offset = new long[subgraph.tensors().size()];
-        Arrays.fill(offset, -1);
-        for (int t : order) {
-            Tensor tensor = subgraph.tensor(t);
-            if (lifetimes.aliasRoot(t) >= 0) {
-                continue;
-            }
-            if (tensor.allocation() == Allocation.ARENA_RW) {
-                long o = rw.allocate(options.tensorAlignment(), tensor.bytes(), lifetimes.allocNode(t),
-                        lifetimes.deallocNode(t));
-                offset[t] = tensor.bytes() == 0 ? -1 : o;
-            } else if (offset[t] < 0) {
-                long o = persistent.allocate(options.tensorAlignment(), tensor.bytes(), lifetimes.allocNode(t),
-                        Lifetimes.NOT_ASSIGNED);
-                offset[t] = tensor.bytes() == 0 ? -1 : o;
+        ArenaPlanner planner = new ArenaPlanner(subgraph, options);
+        int first = 0;
+        int last = subgraph.nodes().size() - 1;
+        for (int node = 0; node <= last; node++) {
+            if (hasDynamicOutput(subgraph, subgraph.nodes().get(node)) || node == last) {
+                planner.executeAllocations(first, node);
+                first = node + 1;
             }
         }
-        return new SubgraphPlan(subgraph.index(), rw.highWaterMark(), persistent.highWaterMark(),
-                placements(subgraph, lifetimes, offset));
+        return planner.result();
     }
 
-    /**
-     * The candidates of every node in hash-set order, kept if TFLite would place them (ArenaRw tensors with
-     * bytes, persistent ones), sorted: whole-lifetime tensors first by index, then by size descending and
-     * first node ascending. A tensor filed under two nodes is a candidate twice, as in TFLite.
-     */
-    private static int[] allocationOrder(Subgraph subgraph, Lifetimes lifetimes) {
-        int[] candidates = new int[16];
-        int count = 0;
-        for (int node = 0; node < lifetimes.nodeCount(); node++) {
-            GnuUnorderedIntSet filed = new GnuUnorderedIntSet();
-            for (int t : lifetimes.nodeTensors(node)) {
-                filed.insert(t);
-            }
-            for (int t : filed.iterationOrder()) {
-                Tensor tensor = subgraph.tensor(t);
-                boolean placed = tensor.allocation() == Allocation.ARENA_RW_PERSISTENT
-                        || (tensor.allocation() == Allocation.ARENA_RW && tensor.bytes() > 0);
-                if (placed) {
-                    if (count == candidates.length) {
-                        candidates = Arrays.copyOf(candidates, count * 2);
-                    }
-                    candidates[count++] = t;
-                }
-            }
-        }
-        GnuIntroSort.sort(candidates, 0, count, (a, b) -> {
-            boolean wholeA = lifetimes.isWholeLifetime(a);
-            boolean wholeB = lifetimes.isWholeLifetime(b);
-            if (wholeA || wholeB) {
-                return wholeA && wholeB ? a < b : wholeA;
-            }
-            long bytesA = subgraph.tensor(a).bytes();
-            long bytesB = subgraph.tensor(b).bytes();
-            if (bytesA != bytesB) {
-                return bytesA > bytesB;
-            }
-            return lifetimes.allocNode(a) < lifetimes.allocNode(b);
-        });
-        return Arrays.copyOf(candidates, count);
+    /** True when the graph has a node whose output TFLite can only size while it runs. */
+    public static boolean isDynamic(Graph graph) {
+        return graph.subgraphs().stream()
+                .anyMatch(s -> s.nodes().stream().anyMatch(n -> hasDynamicOutput(s, n)));
     }
 
-    private static List<Placement> placements(Subgraph subgraph, Lifetimes lifetimes, long[] offset) {
-        List<Placement> placements = new ArrayList<>();
-        for (Tensor tensor : subgraph.tensors()) {
-            if (!tensor.allocation().isArena()) {
-                continue;
+    private static boolean hasDynamicOutput(Subgraph subgraph, Node node) {
+        for (int t : node.outputs()) {
+            if (t >= 0 && subgraph.tensor(t).allocation() == Allocation.DYNAMIC) {
+                return true;
             }
-            int t = tensor.index();
-            Arena arena = tensor.allocation() == Allocation.ARENA_RW ? Arena.RW : Arena.PERSISTENT;
-            int root = lifetimes.aliasRoot(t);
-            long at = offset[t];
-            if (root >= 0) {
-                // An alias takes its root's memory only when both live in the same arena.
-                at = subgraph.tensor(root).allocation() == tensor.allocation() ? offset[root] : -1;
-            }
-            boolean allocated = lifetimes.allocNode(t) != Lifetimes.NOT_ASSIGNED;
-            placements.add(new Placement(t, arena, at, tensor.bytes(),
-                    allocated ? lifetimes.allocNode(t) : -1,
-                    allocated ? lifetimes.lastNode(t) : -1,
-                    root));
         }
-        return placements;
+        return false;
     }
 }

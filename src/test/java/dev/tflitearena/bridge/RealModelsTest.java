@@ -3,7 +3,6 @@ package dev.tflitearena.bridge;
 import dev.tflitearena.TestModels;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
-import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanComparison;
 import dev.tflitearena.plan.TflitePlanner;
 import org.junit.jupiter.api.Test;
@@ -32,15 +31,13 @@ class RealModelsTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("runnableModelsAndSettings")
     void javaPlanEqualsNativePlanTensorByTensor(Path model, InterpreterSettings settings) {
-        try (NativeModel loaded = NativeModel.load(model);
-             NativeInterpreter interpreter = NativeInterpreter.build(loaded, settings)) {
-            interpreter.allocateTensors();
-            Graph graph = interpreter.snapshot();
-            Plan nativePlan = interpreter.nativePlan();
-            PlanComparison comparison = PlanComparison.of(nativePlan, new TflitePlanner().plan(graph));
+        try (NativeModel loaded = NativeModel.load(model)) {
+            CrossCheck.Result result = CrossCheck.run(loaded, settings, 1);
+            PlanComparison comparison = result.comparison();
             assertTrue(comparison.identical(), () -> model + " differs: " + comparison.subgraphs());
+            assertEquals(0, result.invokes(), "the real models are static");
             assertTrue(comparison.subgraphs().get(0).tensorsCompared() > 100);
-            assertTrue(nativePlan.subgraphs().get(0).arenaBytes() > 0);
+            assertTrue(comparison.expected().subgraphs().get(0).arenaBytes() > 0);
         }
     }
 
