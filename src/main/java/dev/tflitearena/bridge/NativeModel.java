@@ -1,5 +1,6 @@
 package dev.tflitearena.bridge;
 
+import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.tensorflowlite.FlatBufferModel;
 
 import java.nio.file.Files;
@@ -12,10 +13,13 @@ import java.nio.file.Path;
 public final class NativeModel extends SharedNativeResource {
     private final Path path;
     private final FlatBufferModel model;
+    /** The model's bytes when built from memory: the native model reads them in place. */
+    private final BytePointer bytes;
 
-    private NativeModel(Path path, FlatBufferModel model) {
+    private NativeModel(Path path, FlatBufferModel model, BytePointer bytes) {
         this.path = path;
         this.model = model;
+        this.bytes = bytes;
     }
 
     public static NativeModel load(Path path) {
@@ -27,7 +31,19 @@ public final class NativeModel extends SharedNativeResource {
             throw new NativeException(path + ": not a valid TFLite model (the flatbuffer verifier rejected it;"
                     + " the file may be truncated or corrupt)");
         }
-        return new NativeModel(path, model);
+        return new NativeModel(path, model, null);
+    }
+
+    /** A model built in memory; {@code name} stands for the file in messages. */
+    public static NativeModel fromBytes(byte[] data, String name) {
+        BytePointer bytes = new BytePointer(data.length);
+        bytes.put(data);
+        FlatBufferModel model = FlatBufferModel.VerifyAndBuildFromBuffer(bytes, data.length);
+        if (model == null || model.isNull()) {
+            bytes.close();
+            throw new NativeException(name + ": not a valid TFLite model (the flatbuffer verifier rejected it)");
+        }
+        return new NativeModel(Path.of(name), model, bytes);
     }
 
     public Path path() {
@@ -42,6 +58,9 @@ public final class NativeModel extends SharedNativeResource {
     @Override
     protected void free() {
         model.close();
+        if (bytes != null) {
+            bytes.close();
+        }
     }
 
     @Override

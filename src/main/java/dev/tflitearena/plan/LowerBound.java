@@ -1,0 +1,86 @@
+package dev.tflitearena.plan;
+
+import dev.tflitearena.graph.Allocation;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Subgraph;
+import dev.tflitearena.graph.Tensor;
+
+/**
+ * No placement can use less arena than the most bytes live at one moment. For a subgraph's rw arena the
+ * moments are its nodes and the lifetimes are TFLite's: pinned graph inputs and outputs, temporaries at their
+ * node, in-place aliases counted once, with their root.
+ */
+public final class LowerBound {
+    private LowerBound() {
+    }
+
+    /** The most bytes live at one time step, for buffers live over the inclusive steps first..last. */
+    public static long of(long[] bytes, int[] first, int[] last, int steps) {
+        long[] change = new long[steps + 1];
+        for (int i = 0; i < bytes.length; i++) {
+            change[first[i]] += bytes[i];
+            change[last[i] + 1] -= bytes[i];
+        }
+        long live = 0;
+        long peak = 0;
+        for (int step = 0; step < steps; step++) {
+            live += change[step];
+            peak = Math.max(peak, live);
+        }
+        return peak;
+    }
+
+    /** The rw arena's lower bound under TFLite's lifetime rules. */
+    public static long of(Subgraph subgraph, Graph.Options options) {
+        return of(Lifetimes.of(subgraph, options), false);
+    }
+
+    /**
+     * The most rw bytes live at one node. With {@code freeInputs}, graph inputs end at their last use instead
+     * of living to the end, as they could if TFLite did not keep them for the caller.
+     */
+    static long of(Lifetimes lifetimes, boolean freeInputs) {
+        Subgraph subgraph = lifetimes.subgraph();
+        int count = subgraph.tensors().size();
+        long[] bytes = new long[count];
+        int[] first = new int[count];
+        int[] last = new int[count];
+        int[] lastUse = freeInputs ? lastUses(subgraph) : null;
+        for (Tensor tensor : subgraph.tensors()) {
+            int t = tensor.index();
+            if (tensor.allocation() != Allocation.ARENA_RW || lifetimes.allocNode(t) == Lifetimes.NOT_ASSIGNED
+                    || lifetimes.aliasRoot(t) >= 0) {
+                continue;
+            }
+            bytes[t] = tensor.bytes();
+            first[t] = lifetimes.allocNode(t);
+            last[t] = lifetimes.lastNode(t);
+            if (lastUse != null && isGraphInput(subgraph, t) && lastUse[t] >= first[t]) {
+                last[t] = lastUse[t];
+            }
+        }
+        return of(bytes, first, last, Math.max(lifetimes.nodeCount(), 1));
+    }
+
+    private static int[] lastUses(Subgraph subgraph) {
+        int[] lastUse = new int[subgraph.tensors().size()];
+        java.util.Arrays.fill(lastUse, -1);
+        for (int node = 0; node < subgraph.nodes().size(); node++) {
+            for (int t : subgraph.nodes().get(node).inputs()) {
+                if (t >= 0) {
+                    lastUse[t] = node;
+                }
+            }
+        }
+        return lastUse;
+    }
+
+    private static boolean isGraphInput(Subgraph subgraph, int tensor) {
+        for (int t : subgraph.inputs()) {
+            if (t == tensor) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
