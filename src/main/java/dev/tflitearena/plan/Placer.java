@@ -1,0 +1,17 @@
+package dev.tflitearena.plan;
+
+/** A placement strategy over a {@link BufferSet}. */
+public interface Placer {
+
+    /**
+     * Offsets in the set's buffer order; {@code provenOptimal} when no placement of the set can have a
+     * smaller arena (the strategy proved it, or the arena meets the lower bound).
+     */
+    record Solution(long[] offsets, boolean provenOptimal) {
+    }
+
+    /** The name users select it by, as in {@code --planner NAME}. */
+    String name();
+
+    Solution place(BufferSet buffers);
+}
