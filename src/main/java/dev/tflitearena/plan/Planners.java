@@ -5,7 +5,12 @@ import java.util.stream.Collectors;
 
 /** The planners users can select by name. */
 public final class Planners {
-    private static final List<Planner> ALL = List.of(new TflitePlanner());
+    private static final List<Planner> ALL = List.of(
+            new TflitePlanner(),
+            new PlacerPlanner(new TflmGreedyPlacer()),
+            new PlacerPlanner(new GreedyBySizePlacer()),
+            new PlacerPlanner(new GreedyByBreadthPlacer()),
+            new PlacerPlanner(new BestOfPlacer()));
 
     private Planners() {
     }
