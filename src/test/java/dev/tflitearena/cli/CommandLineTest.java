@@ -21,23 +21,14 @@ class CommandLineTest {
     @TempDir
     Path temp;
 
-    private record Result(int status, String out, String err) {
-        JsonNode json() throws IOException {
-            return new ObjectMapper().readTree(out);
-        }
-    }
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = Main.run(new PrintWriter(out), new PrintWriter(err), args);
-        return new Result(status, out.toString(), err.toString());
+    private static Cli.Result run(String... args) {
+        return Cli.run(args);
     }
 
     @Test
     void compareJsonReportsAnIdenticalPlan() throws IOException {
         String model = TestModels.named("face_detection_short_range.tflite").toString();
-        Result r = run("compare", model, "--json");
+        Cli.Result r = run("compare", model, "--json");
         assertEquals(0, r.status(), r.err());
         JsonNode json = r.json();
         assertTrue(json.get("identical").asBoolean());
@@ -52,20 +43,20 @@ class CommandLineTest {
 
     @Test
     void compareTextEndsWithTheVerdict() {
-        Result r = run("compare", TestModels.named("hand_landmark_lite.tflite").toString(), "--preserve-all-tensors");
+        Cli.Result r = run("compare", TestModels.named("hand_landmark_lite.tflite").toString(), "--preserve-all-tensors");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().strip().endsWith("identical"), r.out());
     }
 
     @Test
     void anUnknownCustomOpAndATruncatedModelFailWithTheirNames() throws IOException {
-        Result custom = run("compare", TestModels.named("selfie_segmentation.tflite").toString());
+        Cli.Result custom = run("compare", TestModels.named("selfie_segmentation.tflite").toString());
         assertEquals(Main.EXIT_ERROR, custom.status());
         assertTrue(custom.err().contains("custom op 'Convolution2DTransposeBias'"), custom.err());
 
         byte[] bytes = Files.readAllBytes(TestModels.named("pose_landmark_lite.tflite"));
         Path truncated = Files.write(temp.resolve("pose_truncated.tflite"), Arrays.copyOf(bytes, 100_000));
-        Result cut = run("plan", truncated.toString());
+        Cli.Result cut = run("plan", truncated.toString());
         assertEquals(Main.EXIT_ERROR, cut.status());
         assertTrue(cut.err().contains(truncated + ": not a valid TFLite model"), cut.err());
     }
@@ -85,7 +76,7 @@ class CommandLineTest {
                    "nodes": [{"op": "ADD", "inputs": [0, 5], "outputs": [1], "temporaries": [4], "inplace": 0},
                              {"op": "RESHAPE", "inputs": [1], "outputs": [2], "inplace": 5},
                              {"op": "MUL", "inputs": [2], "outputs": [3], "inplace": 0}]}]}""");
-        Result r = run("plan", graph.toString(), "--json");
+        Cli.Result r = run("plan", graph.toString(), "--json");
         assertEquals(0, r.status(), r.err());
         JsonNode json = r.json();
         assertEquals("tflite", json.get("planner").asText());
@@ -108,20 +99,20 @@ class CommandLineTest {
         Path graph = Files.writeString(temp.resolve("bad.json"), """
                 {"subgraphs": [{"tensors": [{"index": 0, "bytes": 4, "allocation": "arena_rw"}],
                   "nodes": [{"op": "ADD", "inputs": [0, 3], "outputs": [0]}]}]}""");
-        Result bad = run("plan", graph.toString());
+        Cli.Result bad = run("plan", graph.toString());
         assertEquals(Main.EXIT_ERROR, bad.status());
         assertTrue(bad.err().contains("subgraph 0, node 0 (ADD): inputs[1] is 3"), bad.err());
 
         Path good = Files.writeString(temp.resolve("good.json"), """
                 {"subgraphs": [{"tensors": [{"index": 0, "bytes": 4, "allocation": "arena_rw"}], "nodes": []}]}""");
-        Result planner = run("plan", good.toString(), "--planner", "magic");
+        Cli.Result planner = run("plan", good.toString(), "--planner", "magic");
         assertEquals(Main.EXIT_ERROR, planner.status());
         assertTrue(planner.err().contains("unknown planner 'magic'; valid: tflite"), planner.err());
     }
 
     @Test
     void runJsonReportsIdenticalOutputsAndTheArenas() throws IOException {
-        Result r = run("run", TestModels.named("hand_landmark_lite.tflite").toString(), "--json", "--invokes", "2",
+        Cli.Result r = run("run", TestModels.named("hand_landmark_lite.tflite").toString(), "--json", "--invokes", "2",
                 "--seed", "5", "--poison");
         assertEquals(0, r.status(), r.err());
         JsonNode json = r.json();
@@ -136,7 +127,7 @@ class CommandLineTest {
 
     @Test
     void runWithTheNativePlannerComparesTwoNativeInterpreters() throws IOException {
-        Result r = run("run", TestModels.named("face_detection_short_range.tflite").toString(), "--planner", "native",
+        Cli.Result r = run("run", TestModels.named("face_detection_short_range.tflite").toString(), "--planner", "native",
                 "--xnnpack", "--json");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.json().get("outputs_identical").asBoolean());
@@ -148,7 +139,7 @@ class CommandLineTest {
     @Test
     void everyCommandHasHelp() {
         for (String command : new String[]{"plan", "compare", "run", "snapshot"}) {
-            Result r = run(command, "--help");
+            Cli.Result r = run(command, "--help");
             assertEquals(0, r.status());
             assertTrue(r.out().contains("Usage: tflite-arena " + command), r.out());
         }

@@ -1,0 +1,489 @@
+package dev.tflitearena.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.graph.tflite.TfliteFile;
+import dev.tflitearena.graph.tflite.TfliteModel;
+import dev.tflitearena.graph.tflite.TfliteSubgraph;
+import dev.tflitearena.graph.tflite.TfliteTensor;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+        description = "Lists a model's tensors from the .tflite file alone, without the native runtime: per tensor "
+                + "its subgraph, index, name, type, shape, bytes and kind (activation, constant or variable), "
+                + "largest first, and the naive totals of activations (every tensor without constant data) and of "
+                + "constants, per subgraph and in all. Naive: no memory is shared, no kernel temporary counted. "
+                + "With --diff, compares two models tensor by tensor.")
+final class InspectCommand implements Callable<Integer> {
+    /** A tensor's kind. */
+    private static final String ACTIVATION = "activation";
+    private static final String CONSTANT = "constant";
+    private static final String VARIABLE = "variable";
+    /** A tensor's status when two models are compared. */
+    private static final String CHANGED = "changed";
+    private static final String UNCHANGED = "unchanged";
+    private static final String ADDED = "added";
+    private static final String REMOVED = "removed";
+
+    @Parameters(paramLabel = "MODEL.tflite")
+    Path model;
+
+    @Option(names = "--csv", paramLabel = "FILE",
+            description = "Also write every row to this CSV file: the tensors, or with --diff the comparison.")
+    Path csv;
+
+    @Option(names = "--top", defaultValue = "20", paramLabel = "N",
+            description = "Rows the text shows (default: ${DEFAULT-VALUE}); --csv and --json hold them all.")
+    int top;
+
+    @Option(names = "--diff", paramLabel = "OTHER.tflite",
+            description = "Compare with another model (say, the int8 version of a float model): tensors matched "
+                    + "by subgraph and name, the largest byte changes, both models' totals.")
+    Path other;
+
+    @Mixin
+    Output output;
+
+    @Override
+    public Integer call() throws IOException {
+        if (top < 0) {
+            throw new IllegalArgumentException("--top must not be negative, got " + top);
+        }
+        TfliteModel a = TfliteFile.read(model);
+        if (other == null) {
+            List<Row> rows = bySize(a);
+            List<Totals> totals = totals(a);
+            if (csv != null) {
+                writeCsv(tensorCsv(rows));
+            }
+            output.print(() -> toJson(rows, totals), out -> printText(out, rows, totals));
+        } else {
+            Diff diff = Diff.of(a, TfliteFile.read(other));
+            if (csv != null) {
+                writeCsv(diffCsv(diff));
+            }
+            output.print(() -> diffJson(diff), out -> printDiff(out, diff));
+        }
+        return 0;
+    }
+
+    // ---- one model
+
+    /** A tensor and its subgraph. */
+    private record Row(int subgraph, TfliteTensor tensor) {
+    }
+
+    /** Naive byte totals of one subgraph, or of all ({@code subgraph} -1). */
+    private record Totals(int subgraph, String name, int tensors, int operators, int activations,
+                          long activationBytes, int constants, long constantBytes, int unsized) {
+        static final Totals NONE = new Totals(-1, "", 0, 0, 0, 0, 0, 0, 0);
+
+        Totals plus(Totals o) {
+            return new Totals(-1, "", tensors + o.tensors, operators + o.operators, activations + o.activations,
+                    activationBytes + o.activationBytes, constants + o.constants, constantBytes + o.constantBytes,
+                    unsized + o.unsized);
+        }
+    }
+
+    private static List<Totals> totals(TfliteModel m) {
+        List<Totals> list = new ArrayList<>();
+        for (TfliteSubgraph s : m.subgraphs()) {
+            int activations = 0;
+            int constants = 0;
+            int unsized = 0;
+            long activationBytes = 0;
+            long constantBytes = 0;
+            for (TfliteTensor t : s.tensors()) {
+                if (t.bytes() < 0) {
+                    unsized++;
+                }
+                if (t.constant()) {
+                    constants++;
+                    constantBytes += known(t.bytes());
+                } else {
+                    activations++;
+                    activationBytes += known(t.bytes());
+                }
+            }
+            list.add(new Totals(s.index(), s.name(), s.tensors().size(), s.operators().size(), activations,
+                    activationBytes, constants, constantBytes, unsized));
+        }
+        return list;
+    }
+
+    private static Totals all(List<Totals> totals) {
+        return totals.stream().reduce(Totals.NONE, Totals::plus);
+    }
+
+    /** Every tensor of every subgraph, largest first, those of unknown size last; ties in file order. */
+    private static List<Row> bySize(TfliteModel m) {
+        List<Row> rows = new ArrayList<>();
+        for (TfliteSubgraph s : m.subgraphs()) {
+            for (TfliteTensor t : s.tensors()) {
+                rows.add(new Row(s.index(), t));
+            }
+        }
+        rows.sort(Comparator.comparingLong((Row r) -> -r.tensor().bytes()));
+        return rows;
+    }
+
+    private ObjectNode toJson(List<Row> rows, List<Totals> totals) {
+        ObjectNode root = Json.object();
+        root.put("model", model.toString());
+        ArrayNode subgraphs = root.putArray("subgraphs");
+        for (Totals t : totals) {
+            ObjectNode s = subgraphs.addObject();
+            s.put("index", t.subgraph());
+            s.put("name", t.name());
+            putTotals(s, t);
+        }
+        putTotals(root.putObject("all"), all(totals));
+        ArrayNode tensors = root.putArray("tensors");
+        for (Row r : rows) {
+            ObjectNode j = tensors.addObject();
+            j.put("subgraph", r.subgraph());
+            j.put("index", r.tensor().index());
+            putTensor(j, r.tensor());
+        }
+        return root;
+    }
+
+    private static void putTotals(ObjectNode node, Totals t) {
+        node.put("tensors", t.tensors());
+        node.put("operators", t.operators());
+        node.put("activations", t.activations());
+        node.put("activation_bytes", t.activationBytes());
+        node.put("constants", t.constants());
+        node.put("constant_bytes", t.constantBytes());
+        node.put("tensors_of_unknown_size", t.unsized());
+    }
+
+    private static void putTensor(ObjectNode j, TfliteTensor t) {
+        j.put("name", t.name());
+        j.put("type", t.typeName());
+        putInts(j, "shape", t.shape());
+        if (t.shapeSignature() != null) {
+            putInts(j, "shape_signature", t.shapeSignature());
+        }
+        if (t.bytes() < 0) {
+            j.putNull("bytes");
+        } else {
+            j.put("bytes", t.bytes());
+        }
+        j.put("kind", kind(t));
+    }
+
+    private static void putInts(ObjectNode j, String field, int[] values) {
+        ArrayNode a = j.putArray(field);
+        for (int v : values) {
+            a.add(v);
+        }
+    }
+
+    private void printText(PrintWriter out, List<Row> rows, List<Totals> totals) {
+        Totals all = all(totals);
+        out.printf("%s: %d subgraph%s, %d tensors, %d operators%n", model, totals.size(),
+                totals.size() == 1 ? "" : "s", all.tensors(), all.operators());
+        out.println();
+        TextTable table = new TextTable("subgraph", "tensors", "activations", "activation_bytes", "constants",
+                "constant_bytes", "name").leftAlign(6);
+        for (Totals t : totals) {
+            table.add(t.subgraph(), t.tensors(), t.activations(), t.activationBytes(), t.constants(),
+                    t.constantBytes(), t.name());
+        }
+        if (totals.size() > 1) {
+            table.add("all", all.tensors(), all.activations(), all.activationBytes(), all.constants(),
+                    all.constantBytes(), "");
+        }
+        table.print(out);
+        if (all.unsized() > 0) {
+            out.printf("%d tensor%s of unknown size (STRING, RESOURCE, VARIANT or an unknown type) not counted%n",
+                    all.unsized(), all.unsized() == 1 ? "" : "s");
+        }
+        out.println();
+        int shown = Math.min(top, rows.size());
+        out.printf("top %d of %d tensors by bytes:%n", shown, rows.size());
+        TextTable tensors = new TextTable("subgraph", "tensor", "bytes", "kind", "type", "shape", "name")
+                .leftAlign(3).leftAlign(4).leftAlign(5).leftAlign(6);
+        for (Row r : rows.subList(0, shown)) {
+            TfliteTensor t = r.tensor();
+            tensors.add(r.subgraph(), t.index(), TextTable.orDash(t.bytes()), kind(t), t.typeName(), shape(t.shape()),
+                    t.name());
+        }
+        tensors.print(out);
+        printMore(out, rows.size() - shown, "tensor");
+    }
+
+    private void printMore(PrintWriter out, int more, String what) {
+        if (more > 0) {
+            out.printf("%d more %s%s; --csv FILE or --json lists every one%n", more, what, more == 1 ? "" : "s");
+        }
+        if (csv != null) {
+            out.printf("every row written to %s%n", csv);
+        }
+    }
+
+    private static List<List<String>> tensorCsv(List<Row> rows) {
+        List<List<String>> lines = new ArrayList<>();
+        lines.add(List.of("subgraph", "index", "name", "type", "shape", "bytes", "kind"));
+        for (Row r : rows) {
+            TfliteTensor t = r.tensor();
+            lines.add(List.of(String.valueOf(r.subgraph()), String.valueOf(t.index()), t.name(), t.typeName(),
+                    shape(t.shape()), t.bytes() < 0 ? "" : String.valueOf(t.bytes()), kind(t)));
+        }
+        return lines;
+    }
+
+    // ---- two models
+
+    /** A tensor's identity across two models: its subgraph, its name, and which of the tensors so named it is. */
+    private record Key(int subgraph, String name, int occurrence) {
+    }
+
+    /** One tensor of either model or both; {@code a} is null when added, {@code b} when removed. */
+    private record Change(int subgraph, String name, TfliteTensor a, TfliteTensor b) {
+        String status() {
+            if (a == null) {
+                return ADDED;
+            }
+            if (b == null) {
+                return REMOVED;
+            }
+            boolean same = a.bytes() == b.bytes() && a.type() == b.type() && Arrays.equals(a.shape(), b.shape())
+                    && kind(a).equals(kind(b));
+            return same ? UNCHANGED : CHANGED;
+        }
+
+        long difference() {
+            return (b == null ? 0 : known(b.bytes())) - (a == null ? 0 : known(a.bytes()));
+        }
+    }
+
+    /** Every tensor of two models, matched; the largest byte change first. */
+    private record Diff(List<Totals> totalsA, List<Totals> totalsB, List<Change> rows) {
+
+        static Diff of(TfliteModel a, TfliteModel b) {
+            Map<Key, TfliteTensor> inB = new LinkedHashMap<>(keyed(b));
+            List<Change> rows = new ArrayList<>();
+            keyed(a).forEach((key, t) -> rows.add(new Change(key.subgraph(), key.name(), t, inB.remove(key))));
+            inB.forEach((key, t) -> rows.add(new Change(key.subgraph(), key.name(), null, t)));
+            // Largest change first; then changes before unchanged tensors; ties keep A's order, then B's.
+            rows.sort(Comparator.comparingLong((Change c) -> -Math.abs(c.difference()))
+                    .thenComparing(c -> c.status().equals(UNCHANGED)));
+            return new Diff(totals(a), totals(b), rows);
+        }
+
+        private static Map<Key, TfliteTensor> keyed(TfliteModel m) {
+            Map<Key, TfliteTensor> map = new LinkedHashMap<>();
+            for (TfliteSubgraph s : m.subgraphs()) {
+                Map<String, Integer> seen = new HashMap<>();
+                for (TfliteTensor t : s.tensors()) {
+                    int occurrence = seen.merge(t.name(), 1, Integer::sum) - 1;
+                    map.put(new Key(s.index(), t.name(), occurrence), t);
+                }
+            }
+            return map;
+        }
+
+        List<Change> changes() {
+            return rows.stream().filter(c -> !c.status().equals(UNCHANGED)).toList();
+        }
+
+        long count(String status) {
+            return rows.stream().filter(c -> c.status().equals(status)).count();
+        }
+
+        int subgraphs() {
+            return Math.max(totalsA.size(), totalsB.size());
+        }
+
+        Totals a(int subgraph) {
+            return subgraph < totalsA.size() ? totalsA.get(subgraph) : Totals.NONE;
+        }
+
+        Totals b(int subgraph) {
+            return subgraph < totalsB.size() ? totalsB.get(subgraph) : Totals.NONE;
+        }
+    }
+
+    private ObjectNode diffJson(Diff d) {
+        ObjectNode root = Json.object();
+        root.put("a", model.toString());
+        root.put("b", other.toString());
+        ArrayNode subgraphs = root.putArray("subgraphs");
+        for (int s = 0; s < d.subgraphs(); s++) {
+            ObjectNode j = subgraphs.addObject();
+            j.put("index", s);
+            putCompared(j, d.a(s), d.b(s));
+        }
+        putCompared(root.putObject("all"), all(d.totalsA()), all(d.totalsB()));
+        root.put("matched", d.count(CHANGED) + d.count(UNCHANGED));
+        root.put("changed", d.count(CHANGED));
+        root.put("unchanged", d.count(UNCHANGED));
+        root.put("added", d.count(ADDED));
+        root.put("removed", d.count(REMOVED));
+        ArrayNode changes = root.putArray("changes");
+        for (Change c : d.changes()) {
+            ObjectNode j = changes.addObject();
+            j.put("subgraph", c.subgraph());
+            j.put("name", c.name());
+            j.put("status", c.status());
+            putSide(j, "a", c.a());
+            putSide(j, "b", c.b());
+            j.put("difference", c.difference());
+        }
+        return root;
+    }
+
+    private static void putCompared(ObjectNode j, Totals a, Totals b) {
+        putAbd(j.putObject("activation_bytes"), a.activationBytes(), b.activationBytes());
+        putAbd(j.putObject("constant_bytes"), a.constantBytes(), b.constantBytes());
+    }
+
+    private static void putAbd(ObjectNode j, long a, long b) {
+        j.put("a", a);
+        j.put("b", b);
+        j.put("difference", b - a);
+    }
+
+    private static void putSide(ObjectNode j, String field, TfliteTensor t) {
+        if (t == null) {
+            j.putNull(field);
+        } else {
+            ObjectNode side = j.putObject(field);
+            side.put("index", t.index());
+            putTensor(side, t);
+        }
+    }
+
+    private void printDiff(PrintWriter out, Diff d) {
+        out.printf("A: %s (%d tensors)%n", model, all(d.totalsA()).tensors());
+        out.printf("B: %s (%d tensors)%n", other, all(d.totalsB()).tensors());
+        out.println();
+        TextTable totals = new TextTable("subgraph", "bytes", "A", "B", "difference").leftAlign(1);
+        for (int s = 0; s < d.subgraphs(); s++) {
+            addCompared(totals, String.valueOf(s), d.a(s), d.b(s));
+        }
+        if (d.subgraphs() > 1) {
+            addCompared(totals, "all", all(d.totalsA()), all(d.totalsB()));
+        }
+        totals.print(out);
+        out.println();
+        out.printf("tensors matched by subgraph and name: %d (%d changed, %d unchanged); %d added (in B only); "
+                        + "%d removed (in A only)%n", d.count(CHANGED) + d.count(UNCHANGED), d.count(CHANGED),
+                d.count(UNCHANGED), d.count(ADDED), d.count(REMOVED));
+        List<Change> changes = d.changes();
+        int shown = Math.min(top, changes.size());
+        out.println();
+        out.printf("top %d of %d changes by bytes:%n", shown, changes.size());
+        TextTable table = new TextTable("subgraph", "change", "bytes_a", "bytes_b", "difference", "type", "shape",
+                "name").leftAlign(1).leftAlign(5).leftAlign(6).leftAlign(7);
+        for (Change c : changes.subList(0, shown)) {
+            table.add(c.subgraph(), c.status(), c.a() == null ? "-" : TextTable.orDash(c.a().bytes()),
+                    c.b() == null ? "-" : TextTable.orDash(c.b().bytes()), signed(c.difference()),
+                    either(c, t -> t.typeName()), either(c, t -> shape(t.shape())), c.name());
+        }
+        table.print(out);
+        printMore(out, changes.size() - shown, "change");
+    }
+
+    private static void addCompared(TextTable table, String subgraph, Totals a, Totals b) {
+        table.add(subgraph, "activations", a.activationBytes(), b.activationBytes(),
+                signed(b.activationBytes() - a.activationBytes()));
+        table.add(subgraph, "constants", a.constantBytes(), b.constantBytes(),
+                signed(b.constantBytes() - a.constantBytes()));
+    }
+
+    /** The value on the side that has the tensor, or "a -> b" when both have it and it differs. */
+    private static String either(Change c, Function<TfliteTensor, String> value) {
+        if (c.a() == null || c.b() == null) {
+            return value.apply(c.a() == null ? c.b() : c.a());
+        }
+        String a = value.apply(c.a());
+        String b = value.apply(c.b());
+        return a.equals(b) ? a : a + " -> " + b;
+    }
+
+    private static String signed(long value) {
+        return value > 0 ? "+" + value : Long.toString(value);
+    }
+
+    private static List<List<String>> diffCsv(Diff d) {
+        List<List<String>> lines = new ArrayList<>();
+        lines.add(List.of("subgraph", "name", "status", "type_a", "type_b", "shape_a", "shape_b", "bytes_a", "bytes_b",
+                "difference", "kind_a", "kind_b"));
+        for (Change c : d.rows()) {
+            TfliteTensor a = c.a();
+            TfliteTensor b = c.b();
+            lines.add(List.of(String.valueOf(c.subgraph()), c.name(), c.status(),
+                    a == null ? "" : a.typeName(), b == null ? "" : b.typeName(),
+                    a == null ? "" : shape(a.shape()), b == null ? "" : shape(b.shape()),
+                    a == null || a.bytes() < 0 ? "" : String.valueOf(a.bytes()),
+                    b == null || b.bytes() < 0 ? "" : String.valueOf(b.bytes()),
+                    String.valueOf(c.difference()), a == null ? "" : kind(a), b == null ? "" : kind(b)));
+        }
+        return lines;
+    }
+
+    // ---- helpers
+
+    private static String kind(TfliteTensor t) {
+        return t.constant() ? CONSTANT : t.variable() ? VARIABLE : ACTIVATION;
+    }
+
+    private static long known(long bytes) {
+        return Math.max(bytes, 0);
+    }
+
+    /** "1x128x128x3"; "scalar" for rank 0. */
+    private static String shape(int[] shape) {
+        if (shape.length == 0) {
+            return "scalar";
+        }
+        StringBuilder b = new StringBuilder();
+        for (int d : shape) {
+            b.append(b.length() == 0 ? "" : "x").append(d);
+        }
+        return b.toString();
+    }
+
+    private void writeCsv(List<List<String>> lines) throws IOException {
+        try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+            for (List<String> line : lines) {
+                w.write(line.stream().map(InspectCommand::csvField).collect(Collectors.joining(",")));
+                w.write("\n");
+            }
+        } catch (IOException e) {
+            throw new IOException(csv + ": cannot write the CSV file (" + e.getClass().getSimpleName() + ": "
+                    + e.getMessage() + ")", e);
+        }
+    }
+
+    /** RFC 4180: a field holding a comma, a quote or a line break goes in quotes, its quotes doubled. */
+    static String csvField(String field) {
+        if (field.indexOf(',') < 0 && field.indexOf('"') < 0 && field.indexOf('\n') < 0 && field.indexOf('\r') < 0) {
+            return field;
+        }
+        return '"' + field.replace("\"", "\"\"") + '"';
+    }
+}

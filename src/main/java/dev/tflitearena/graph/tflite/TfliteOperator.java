@@ -1,0 +1,11 @@
+package dev.tflitearena.graph.tflite;
+
+/**
+ * One operator of a subgraph, in the file's (and the interpreter's) execution order. {@code op} is the
+ * BuiltinOperator's name, or the custom op's name when {@code builtinCode} is CUSTOM (32); a builtin code
+ * the schema of this reader does not name reads as "BUILTIN_" and the code. Tensor indices of -1 are absent
+ * optional tensors. Arrays are shared, not copied: treat them as read-only.
+ */
+public record TfliteOperator(String op, int builtinCode, int version, int[] inputs, int[] outputs,
+                             int[] intermediates) {
+}
