@@ -3,6 +3,7 @@ package dev.tflitearena.bridge;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.plan.Plan;
+import dev.tflitearena.plan.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.tensorflowlite.BuiltinOpResolver;
@@ -110,6 +111,11 @@ public final class NativeInterpreter implements AutoCloseable {
         if (allocated) {
             throw new IllegalStateException(model.path() + ": a plan is handed over at the first AllocateTensors,"
                     + " and this interpreter has allocated already");
+        }
+        if (TflitePlanner.isDynamic(javaArena.graph())) {
+            throw new NativeException(model.path() + ": a Java plan can only drive a graph whose shapes are known "
+                    + "when tensors are allocated; this one has dynamic-shape ops, which TFLite prepares during "
+                    + "invoke, after the handover (see PlanHandover)");
         }
         javaArena.retain();
         arena = javaArena;

@@ -1,5 +1,6 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.graph.Node;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.SubgraphPlan;
 import org.bytedeco.javacpp.BytePointer;
@@ -12,7 +13,10 @@ import org.bytedeco.tensorflowlite.TfLiteNode;
 import org.bytedeco.tensorflowlite.TfLiteRegistration;
 import org.bytedeco.tensorflowlite.TfLiteTensor;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRw;
@@ -36,6 +40,8 @@ final class PlanHandover {
     static final String OP_NAME = "TfLiteArenaHandover";
     private static final int BUILTIN_OPERATOR_CUSTOM = 32;
 
+    private static final Set<String> CONTROL_FLOW_OPS = Set.of("WHILE", "IF", "CALL_ONCE", "STABLEHLO_WHILE",
+            "STABLEHLO_CASE");
     private static final Map<Long, PlanHandover> BY_CONTEXT = new ConcurrentHashMap<>();
     // The native registration only holds function pointers: these fields keep the callbacks (and the name)
     // from being collected, which would leave TFLite calling freed thunks.
@@ -48,6 +54,7 @@ final class PlanHandover {
     private final int subgraphIndex;
     private final JavaArena arena;
     private final long context;
+    private final Set<Integer> controlFlowTensors;
     private RuntimeException failure;
     private int handedOver;
 
@@ -56,6 +63,7 @@ final class PlanHandover {
         this.subgraphIndex = subgraphIndex;
         this.arena = arena;
         this.context = subgraph.context().address();
+        this.controlFlowTensors = controlFlowTensors(arena.graph().subgraphs().get(subgraphIndex));
     }
 
     /** Appends the handover node to every subgraph; call before the first {@code AllocateTensors()}. */
@@ -88,7 +96,7 @@ final class PlanHandover {
     int finish() {
         SubgraphPlan plan = arena.plan().subgraphs().get(subgraphIndex);
         for (Placement p : plan.placements()) {
-            if (!p.hasMemory()) {
+            if (!handsOver(p)) {
                 continue;
             }
             TfLiteTensor tensor = subgraph.tensor(p.tensor());
@@ -102,6 +110,29 @@ final class PlanHandover {
             }
         }
         return handedOver;
+    }
+
+    /**
+     * Whether the tensor goes to the Java arena. Control flow keeps its tensors native. A WHILE or IF kernel
+     * copies the descriptions of its inputs and outputs, allocation type included, to and from the subgraphs
+     * it calls, and prepares those subgraphs again when it resizes them; TFLite then refuses a tensor marked
+     * custom that the subgraph at hand did not register (VerifyCustomAllocationForTensor in core/subgraph.cc,
+     * seen failing on a WHILE whose body's own tensors were handed over). So the subgraphs that control flow
+     * calls, and the tensors a control-flow node reads or writes, stay in TFLite's arenas.
+     */
+    boolean handsOver(Placement p) {
+        return p.hasMemory() && subgraphIndex == 0 && !controlFlowTensors.contains(p.tensor());
+    }
+
+    private static Set<Integer> controlFlowTensors(dev.tflitearena.graph.Subgraph subgraph) {
+        Set<Integer> tensors = new HashSet<>();
+        for (Node node : subgraph.nodes()) {
+            if (CONTROL_FLOW_OPS.contains(node.op())) {
+                Arrays.stream(node.inputs()).forEach(tensors::add);
+                Arrays.stream(node.outputs()).forEach(tensors::add);
+            }
+        }
+        return tensors;
     }
 
     /**
@@ -126,7 +157,7 @@ final class PlanHandover {
         }
         try (TfLiteCustomAllocation allocation = new TfLiteCustomAllocation()) {
             for (Placement p : plan.placements()) {
-                if (!p.hasMemory()) {
+                if (!handsOver(p)) {
                     continue;
                 }
                 TfLiteTensor tensor = subgraph.tensor(p.tensor());

@@ -1,0 +1,315 @@
+package dev.tflitearena.models;
+
+import dev.tflitearena.graph.TensorType;
+import dev.tflitearena.graph.tflite.Quantization;
+import dev.tflitearena.graph.tflite.TensorSpec;
+import dev.tflitearena.graph.tflite.TfliteModelBuilder;
+import dev.tflitearena.graph.tflite.TfliteModelBuilder.SubgraphBuilder;
+import org.tensorflow.lite.schema.ActivationFunctionType;
+import org.tensorflow.lite.schema.AddOptionsT;
+import org.tensorflow.lite.schema.BuiltinOperator;
+import org.tensorflow.lite.schema.BuiltinOptions;
+import org.tensorflow.lite.schema.BuiltinOptionsUnion;
+import org.tensorflow.lite.schema.Conv2DOptionsT;
+import org.tensorflow.lite.schema.DepthwiseConv2DOptionsT;
+import org.tensorflow.lite.schema.FullyConnectedOptionsT;
+import org.tensorflow.lite.schema.Padding;
+import org.tensorflow.lite.schema.SVDFOptionsT;
+import org.tensorflow.lite.schema.WhileOptionsT;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Supplier;
+
+/**
+ * Models built in code to show the planners what real models rarely do: int8 quantization, variable
+ * tensors of a stateful op, control flow over several subgraphs, residual branches, a dynamic-shape op.
+ * Weights are seeded random values: the models compute nothing useful, but every kernel runs for real.
+ */
+public final class SampleModels {
+    private SampleModels() {
+    }
+
+    /** Every sample by name, the demo and its int8 version first. */
+    public static Map<String, Supplier<byte[]>> all() {
+        Map<String, Supplier<byte[]>> models = new LinkedHashMap<>();
+        models.put("demo_float32", DemoModel::float32);
+        models.put("demo_int8", DemoModel::int8);
+        models.put("int8_convnet", SampleModels::int8ConvNet);
+        models.put("svdf_state", SampleModels::svdfState);
+        models.put("while_loop", SampleModels::whileLoop);
+        models.put("residual", SampleModels::residual);
+        models.put("dynamic_where", SampleModels::dynamicWhere);
+        return models;
+    }
+
+    /**
+     * QUANTIZE, an int8 CONV_2D with per-channel weights, an int8 DEPTHWISE_CONV_2D, a residual int8 ADD,
+     * an int8 FULLY_CONNECTED, DEQUANTIZE: the int8 kernels add their own temporaries.
+     */
+    public static byte[] int8ConvNet() {
+        Random random = new Random(8);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        Quantization activation = Quantization.of(0.05f, -3);
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 32, 32, 8);
+        int q = main.tensor(TensorSpec.of("quantized", TensorType.INT8, 1, 32, 32, 8).withQuantization(activation));
+        main.operator(BuiltinOperator.QUANTIZE, 1, new int[]{input}, new int[]{q}, null);
+
+        float[] convScales = new float[16];
+        for (int c = 0; c < convScales.length; c++) {
+            convScales[c] = 0.01f + 0.001f * c;
+        }
+        int convWeights = main.constant(TensorSpec.of("conv/weights", TensorType.INT8, 16, 3, 3, 8)
+                .withQuantization(Quantization.perAxis(0, convScales, new long[16])), randomBytes(random, 16 * 9 * 8));
+        int convBias = main.constant(TensorSpec.of("conv/bias", TensorType.INT32, 16)
+                .withQuantization(Quantization.perAxis(0, scaled(convScales, 0.05f), new long[16])),
+                TfliteModelBuilder.littleEndian(randomInts(random, 16, 200)));
+        int conv = main.tensor(TensorSpec.of("conv", TensorType.INT8, 1, 32, 32, 16).withQuantization(activation));
+        main.operator(BuiltinOperator.CONV_2D, 3, new int[]{q, convWeights, convBias}, new int[]{conv},
+                conv2d(1, ActivationFunctionType.RELU));
+
+        float[] dwScales = new float[16];
+        java.util.Arrays.fill(dwScales, 0.02f);
+        int dwWeights = main.constant(TensorSpec.of("depthwise/weights", TensorType.INT8, 1, 3, 3, 16)
+                .withQuantization(Quantization.perAxis(3, dwScales, new long[16])), randomBytes(random, 9 * 16));
+        int dwBias = main.constant(TensorSpec.of("depthwise/bias", TensorType.INT32, 16)
+                .withQuantization(Quantization.perAxis(0, scaled(dwScales, 0.05f), new long[16])),
+                TfliteModelBuilder.littleEndian(randomInts(random, 16, 100)));
+        int dw = main.tensor(TensorSpec.of("depthwise", TensorType.INT8, 1, 32, 32, 16).withQuantization(activation));
+        DepthwiseConv2DOptionsT dwOptions = new DepthwiseConv2DOptionsT();
+        dwOptions.setPadding(Padding.SAME);
+        dwOptions.setStrideW(1);
+        dwOptions.setStrideH(1);
+        dwOptions.setDepthMultiplier(1);
+        dwOptions.setDilationWFactor(1);
+        dwOptions.setDilationHFactor(1);
+        main.operator(BuiltinOperator.DEPTHWISE_CONV_2D, 3, new int[]{conv, dwWeights, dwBias}, new int[]{dw},
+                TfliteModelBuilder.options(BuiltinOptions.DepthwiseConv2DOptions, dwOptions));
+
+        int sum = main.tensor(TensorSpec.of("residual", TensorType.INT8, 1, 32, 32, 16).withQuantization(activation));
+        main.operator(BuiltinOperator.ADD, 2, new int[]{conv, dw}, new int[]{sum}, add());
+
+        int fcWeights = main.constant(TensorSpec.of("dense/weights", TensorType.INT8, 10, 32 * 32 * 16)
+                .withQuantization(Quantization.of(0.002f, 0)), randomBytes(random, 10 * 32 * 32 * 16));
+        int fcBias = main.constant(TensorSpec.of("dense/bias", TensorType.INT32, 10)
+                .withQuantization(Quantization.of(0.05f * 0.002f, 0)), TfliteModelBuilder.littleEndian(new int[10]));
+        int logits = main.tensor(TensorSpec.of("logits", TensorType.INT8, 1, 10).withQuantization(Quantization.of(0.5f, 0)));
+        main.operator(BuiltinOperator.FULLY_CONNECTED, 4, new int[]{sum, fcWeights, fcBias}, new int[]{logits},
+                fullyConnected());
+        int output = main.tensor("output", TensorType.FLOAT32, 1, 10);
+        main.operator(BuiltinOperator.DEQUANTIZE, 2, new int[]{logits}, new int[]{output}, null);
+        main.inputs(input);
+        main.outputs(output);
+        return model.build();
+    }
+
+    /**
+     * Two SVDF layers whose activation states are variable tensors: TFLite keeps them in the persistent arena
+     * across invokes, and the layers add scratch temporaries.
+     */
+    public static byte[] svdfState() {
+        Random random = new Random(5);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, 2, 24);
+        int first = svdf(main, random, "svdf1", input, 24, 32);
+        int second = svdf(main, random, "svdf2", first, 32, 16);
+        main.inputs(input);
+        main.outputs(second);
+        return model.build();
+    }
+
+    private static int svdf(SubgraphBuilder main, Random random, String name, int input, int inputSize, int units) {
+        int rank = 2;
+        int memory = 10;
+        int filters = units * rank;
+        int weightsFeature = main.constant(name + "/weights_feature", TensorType.FLOAT32, new int[]{filters, inputSize},
+                randomFloats(random, filters * inputSize));
+        int weightsTime = main.constant(name + "/weights_time", TensorType.FLOAT32, new int[]{filters, memory},
+                randomFloats(random, filters * memory));
+        int bias = main.constant(name + "/bias", TensorType.FLOAT32, new int[]{units}, randomFloats(random, units));
+        int state = main.tensor(TensorSpec.of(name + "/state", TensorType.FLOAT32, 2, memory * filters).asVariable());
+        int output = main.tensor(name + "/output", TensorType.FLOAT32, 2, units);
+        SVDFOptionsT options = new SVDFOptionsT();
+        options.setRank(rank);
+        options.setFusedActivationFunction(ActivationFunctionType.RELU);
+        main.operator(BuiltinOperator.SVDF, 1, new int[]{input, weightsFeature, weightsTime, bias, state},
+                new int[]{output}, TfliteModelBuilder.options(BuiltinOptions.SVDFOptions, options));
+        return output;
+    }
+
+    /**
+     * A WHILE loop whose body runs a 3x3 CONV_2D and an ADD on a [1, 16, 16, 8] feature map: three subgraphs,
+     * each with its own arena, the body's planned when the loop is prepared.
+     */
+    public static byte[] whileLoop() {
+        Random random = new Random(3);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        SubgraphBuilder cond = model.subgraph("cond");
+        SubgraphBuilder body = model.subgraph("body");
+
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 16, 16, 8);
+        int doubled = main.tensor("doubled", TensorType.FLOAT32, 1, 16, 16, 8);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{input, input}, new int[]{doubled}, add());
+        int counter = main.constant("zero", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(0));
+        int finalCounter = main.tensor("counter_out", TensorType.INT32, 1);
+        int looped = main.tensor("looped", TensorType.FLOAT32, 1, 16, 16, 8);
+        WhileOptionsT loop = new WhileOptionsT();
+        loop.setCondSubgraphIndex(cond.index());
+        loop.setBodySubgraphIndex(body.index());
+        main.operator(BuiltinOperator.WHILE, 1, new int[]{counter, doubled}, new int[]{finalCounter, looped},
+                TfliteModelBuilder.options(BuiltinOptions.WhileOptions, loop));
+        int output = main.tensor("output", TensorType.FLOAT32, 1, 16, 16, 8);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{looped, input}, new int[]{output}, add());
+        main.inputs(input);
+        main.outputs(output);
+
+        int ci = cond.tensor("i", TensorType.INT32, 1);
+        int cx = cond.tensor("x", TensorType.FLOAT32, 1, 16, 16, 8);
+        int limit = cond.constant("limit", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(3));
+        int less = cond.tensor("less", TensorType.BOOL, 1);
+        cond.operator(BuiltinOperator.LESS, 1, new int[]{ci, limit}, new int[]{less}, null);
+        cond.inputs(ci, cx);
+        cond.outputs(less);
+
+        int bi = body.tensor("i", TensorType.INT32, 1);
+        int bx = body.tensor("x", TensorType.FLOAT32, 1, 16, 16, 8);
+        int one = body.constant("one", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(1));
+        int next = body.tensor("i_next", TensorType.INT32, 1);
+        body.operator(BuiltinOperator.ADD, 1, new int[]{bi, one}, new int[]{next}, add());
+        int weights = body.constant("conv/weights", TensorType.FLOAT32, new int[]{8, 3, 3, 8},
+                randomFloats(random, 8 * 9 * 8));
+        int bias = body.constant("conv/bias", TensorType.FLOAT32, new int[]{8}, randomFloats(random, 8));
+        int conv = body.tensor("conv", TensorType.FLOAT32, 1, 16, 16, 8);
+        body.operator(BuiltinOperator.CONV_2D, 1, new int[]{bx, weights, bias}, new int[]{conv},
+                conv2d(1, ActivationFunctionType.RELU6));
+        int updated = body.tensor("x_next", TensorType.FLOAT32, 1, 16, 16, 8);
+        body.operator(BuiltinOperator.ADD, 1, new int[]{conv, bx}, new int[]{updated}, add());
+        body.inputs(bi, bx);
+        body.outputs(next, updated);
+        return model.build();
+    }
+
+    /**
+     * Two residual blocks: each feeds its input both to two 3x3 convolutions and, by a skip connection, to
+     * the ADD after them, so the input stays live across the branch.
+     */
+    public static byte[] residual() {
+        Random random = new Random(2);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 24, 24, 16);
+        int x = input;
+        for (int block = 0; block < 2; block++) {
+            int a = convolution(main, random, "block" + block + "/conv_a", x, 16, 16, 24);
+            int b = convolution(main, random, "block" + block + "/conv_b", a, 16, 16, 24);
+            int sum = main.tensor("block" + block + "/add", TensorType.FLOAT32, 1, 24, 24, 16);
+            main.operator(BuiltinOperator.ADD, 1, new int[]{b, x}, new int[]{sum}, add());
+            x = sum;
+        }
+        int weights = main.constant("head/weights", TensorType.FLOAT32, new int[]{10, 24 * 24 * 16},
+                randomFloats(random, 10 * 24 * 24 * 16));
+        int logits = main.tensor("logits", TensorType.FLOAT32, 1, 10);
+        main.operator(BuiltinOperator.FULLY_CONNECTED, 1, new int[]{x, weights, -1}, new int[]{logits},
+                fullyConnected());
+        main.inputs(input);
+        main.outputs(logits);
+        return model.build();
+    }
+
+    private static int convolution(SubgraphBuilder main, Random random, String name, int input, int in, int out,
+                                   int size) {
+        int weights = main.constant(name + "/weights", TensorType.FLOAT32, new int[]{out, 3, 3, in},
+                randomFloats(random, out * 9 * in));
+        int bias = main.constant(name + "/bias", TensorType.FLOAT32, new int[]{out}, randomFloats(random, out));
+        int output = main.tensor(name, TensorType.FLOAT32, 1, size, size, out);
+        main.operator(BuiltinOperator.CONV_2D, 1, new int[]{input, weights, bias}, new int[]{output},
+                conv2d(1, ActivationFunctionType.RELU));
+        return output;
+    }
+
+    /**
+     * A WHERE on a boolean mask: how many coordinates it outputs is only known when it runs, so TFLite
+     * plans the nodes up to it when tensors are allocated and the nodes after it (a CAST and two element-wise
+     * ops on the coordinates) during the first invoke.
+     */
+    public static byte[] dynamicWhere() {
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 32, 32);
+        int mask = main.tensor("mask", TensorType.BOOL, 16, 16);
+        int doubled = main.tensor("doubled", TensorType.FLOAT32, 1, 32, 32);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{input, input}, new int[]{doubled}, add());
+        int squared = main.tensor("squared", TensorType.FLOAT32, 1, 32, 32);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{doubled, doubled}, new int[]{squared}, null);
+        int coordinates = main.tensor(TensorSpec.of("coordinates", TensorType.INT64, 0, 2).withShapeSignature(-1, 2));
+        main.operator(BuiltinOperator.WHERE, 1, new int[]{mask}, new int[]{coordinates}, null);
+        int asFloat = main.tensor(TensorSpec.of("as_float", TensorType.FLOAT32, 0, 2).withShapeSignature(-1, 2));
+        main.operator(BuiltinOperator.CAST, 1, new int[]{coordinates}, new int[]{asFloat}, null);
+        int sum = main.tensor(TensorSpec.of("sum", TensorType.FLOAT32, 0, 2).withShapeSignature(-1, 2));
+        main.operator(BuiltinOperator.ADD, 1, new int[]{asFloat, asFloat}, new int[]{sum}, add());
+        int product = main.tensor(TensorSpec.of("product", TensorType.FLOAT32, 0, 2).withShapeSignature(-1, 2));
+        main.operator(BuiltinOperator.MUL, 1, new int[]{sum, asFloat}, new int[]{product}, null);
+        main.inputs(input, mask);
+        main.outputs(product, squared);
+        return model.build();
+    }
+
+    private static BuiltinOptionsUnion add() {
+        AddOptionsT options = new AddOptionsT();
+        options.setFusedActivationFunction(ActivationFunctionType.NONE);
+        return TfliteModelBuilder.options(BuiltinOptions.AddOptions, options);
+    }
+
+    private static BuiltinOptionsUnion conv2d(int stride, byte activation) {
+        Conv2DOptionsT options = new Conv2DOptionsT();
+        options.setPadding(Padding.SAME);
+        options.setStrideW(stride);
+        options.setStrideH(stride);
+        options.setDilationWFactor(1);
+        options.setDilationHFactor(1);
+        options.setFusedActivationFunction(activation);
+        return TfliteModelBuilder.options(BuiltinOptions.Conv2DOptions, options);
+    }
+
+    private static BuiltinOptionsUnion fullyConnected() {
+        FullyConnectedOptionsT options = new FullyConnectedOptionsT();
+        options.setFusedActivationFunction(ActivationFunctionType.NONE);
+        return TfliteModelBuilder.options(BuiltinOptions.FullyConnectedOptions, options);
+    }
+
+    private static float[] scaled(float[] scales, float factor) {
+        float[] result = new float[scales.length];
+        for (int i = 0; i < scales.length; i++) {
+            result[i] = scales[i] * factor;
+        }
+        return result;
+    }
+
+    private static byte[] randomBytes(Random random, int count) {
+        byte[] bytes = new byte[count];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static int[] randomInts(Random random, int count, int bound) {
+        int[] values = new int[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = random.nextInt(2 * bound) - bound;
+        }
+        return values;
+    }
+
+    private static byte[] randomFloats(Random random, int count) {
+        ByteBuffer data = ByteBuffer.allocate(count * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            data.putFloat((random.nextFloat() - 0.5f) * 0.2f);
+        }
+        return data.array();
+    }
+}
