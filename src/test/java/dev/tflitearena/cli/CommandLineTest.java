@@ -137,8 +137,28 @@ class CommandLineTest {
     }
 
     @Test
+    void demoJsonReportsTheLedgerMeasuredByTheNativeInterpreter() throws IOException {
+        Cli.Result r = run("demo", "--json", "--out", temp.toString());
+        assertEquals(0, r.status(), r.err());
+        JsonNode json = r.json();
+        assertEquals(2_011_040, json.get("naive_bytes").asLong());
+        assertEquals(2_011_040, json.get("native_naive_bytes").asLong());
+        assertEquals(1_404_928, json.get("peak_live_bytes").asLong());
+        assertEquals(1_806_336, json.get("lower_bound_bytes").asLong());
+        assertEquals(1_806_336, json.get("native_arena_bytes").asLong());
+        assertEquals(5, json.get("tensors").size());
+        for (JsonNode planner : json.get("planners")) {
+            assertTrue(planner.get("arena_bytes").asLong() >= 1_806_336, planner.toString());
+        }
+        assertEquals("tflite", json.get("planners").get(0).get("name").asText());
+        assertEquals(451_584, json.get("int8").get("native_arena_bytes").asLong());
+        assertTrue(Files.readString(temp.resolve("demo.html")).contains("<svg"));
+        assertTrue(Files.exists(temp.resolve("demo_float32.svg")));
+    }
+
+    @Test
     void everyCommandHasHelp() {
-        for (String command : new String[]{"plan", "compare", "run", "snapshot"}) {
+        for (String command : new String[]{"demo", "plan", "compare", "run", "snapshot", "inspect"}) {
             Cli.Result r = run(command, "--help");
             assertEquals(0, r.status());
             assertTrue(r.out().contains("Usage: tflite-arena " + command), r.out());
