@@ -39,6 +39,8 @@ import java.util.function.Supplier;
                 + "float32 and int8, runs the native planner and every Java planner on it, and prints the ledger. "
                 + "Writes the plan pictures and an HTML report to --out.")
 final class DemoCommand implements Callable<Integer> {
+    private static final java.time.Duration DEMO_TIME_LIMIT = java.time.Duration.ofSeconds(2);
+
     @Option(names = "--out", defaultValue = "target/demo", paramLabel = "DIR",
             description = "Where the pictures and report go (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -78,7 +80,7 @@ final class DemoCommand implements Callable<Integer> {
                 preserving.allocateTensors();
                 naive = preserving.memoryInfo().arenaBytes();
             }
-            List<Plan> plans = Planners.all().stream().map(p -> p.plan(graph)).toList();
+            List<Plan> plans = Planners.all(DEMO_TIME_LIMIT).stream().map(p -> p.plan(graph)).toList();
             return new Run(name, graph, nativePlan.subgraphs().get(0).arenaBytes(), naive,
                     Ledger.of(graph.subgraphs().get(0), graph.options()), nativePlan, plans);
         }
@@ -91,11 +93,11 @@ final class DemoCommand implements Callable<Integer> {
         for (Run run : runs) {
             long bound = run.ledger().lowerBoundBytes();
             rows.add(new HtmlReport.Row("native (" + run.name() + ")", run.nativeArenaBytes(), bound,
-                    gap(run.nativeArenaBytes(), bound), false, 0, "TFLite's ArenaPlanner, measured"));
+                    PlanCommand.gap(run.nativeArenaBytes(), bound), false, 0, "TFLite's ArenaPlanner, measured"));
             for (Plan plan : run.plans()) {
                 SubgraphPlan sp = plan.subgraphs().get(0);
                 rows.add(new HtmlReport.Row(plan.planner() + " (" + run.name() + ")", sp.arenaBytes(), bound,
-                        gap(sp.arenaBytes(), bound), sp.provenOptimal() || sp.arenaBytes() == bound, 0, ""));
+                        PlanCommand.gap(sp.arenaBytes(), bound), sp.provenOptimal() || sp.arenaBytes() == bound, 0, ""));
             }
             String svg = SvgRenderer.render(PlanPicture.of(run.graph(), tflitePlan(run)));
             Files.writeString(out.resolve("demo_" + run.name() + ".svg"), svg);
@@ -106,10 +108,6 @@ final class DemoCommand implements Callable<Integer> {
 
     private static Plan tflitePlan(Run run) {
         return run.plans().stream().filter(p -> p.planner().equals(TflitePlanner.NAME)).findFirst().orElseThrow();
-    }
-
-    private static double gap(long arena, long bound) {
-        return bound == 0 ? 0 : (double) arena / bound - 1;
     }
 
     private ObjectNode toJson(Run float32, Run int8) {

@@ -1,30 +1,51 @@
 package dev.tflitearena.plan;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** The planners users can select by name. */
+/**
+ * The planners users select by name: for a graph, {@code tflite} reproduces the native planner and the
+ * others place its rw arena under the same lifetimes; for a bare buffer set, each has a placer of the
+ * same name. Only {@code optimal} takes the time limit.
+ */
 public final class Planners {
-    private static final List<Planner> ALL = List.of(
-            new TflitePlanner(),
-            new PlacerPlanner(new TflmGreedyPlacer()),
-            new PlacerPlanner(new GreedyBySizePlacer()),
-            new PlacerPlanner(new GreedyByBreadthPlacer()),
-            new PlacerPlanner(new BestOfPlacer()));
+    public static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(10);
 
     private Planners() {
     }
 
+    public static List<Placer> placers(Duration timeLimit) {
+        return List.of(new TflitePlacer(), new TflmGreedyPlacer(), new GreedyBySizePlacer(),
+                new GreedyByBreadthPlacer(), new BestOfPlacer(), new OptimalPlacer(timeLimit));
+    }
+
+    public static List<Planner> all(Duration timeLimit) {
+        return placers(timeLimit).stream()
+                .map(p -> p instanceof TflitePlacer ? new TflitePlanner() : (Planner) new PlacerPlanner(p))
+                .toList();
+    }
+
+    /** Every planner, {@code optimal} with the default time limit. */
     public static List<Planner> all() {
-        return ALL;
+        return all(DEFAULT_TIME_LIMIT);
     }
 
     public static Planner byName(String name) {
-        return ALL.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
+        return byName(name, DEFAULT_TIME_LIMIT);
+    }
+
+    public static Planner byName(String name, Duration timeLimit) {
+        return all(timeLimit).stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
+                new IllegalArgumentException("unknown planner '" + name + "'; valid: " + names()));
+    }
+
+    public static Placer placerByName(String name, Duration timeLimit) {
+        return placers(timeLimit).stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
                 new IllegalArgumentException("unknown planner '" + name + "'; valid: " + names()));
     }
 
     public static String names() {
-        return ALL.stream().map(Planner::name).collect(Collectors.joining(", "));
+        return placers(DEFAULT_TIME_LIMIT).stream().map(Placer::name).collect(Collectors.joining(", "));
     }
 }

@@ -5,6 +5,8 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.InvalidPlanException;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
+import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.Planners;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.TflitePlanner;
 import org.junit.jupiter.api.Test;
@@ -43,6 +45,24 @@ class HandoverTest {
             assertEquals(0, r.candidate().persistentBytes(), "native persistent bytes left");
             assertTrue(r.handover().tensorsHandedOver() > 0);
             assertTrue(r.handover().javaArenaBytes() >= r.reference().arenaBytes());
+        }
+    }
+
+    static Stream<Arguments> everyPlannerOnRealModels() {
+        return Planners.all(java.time.Duration.ofSeconds(5)).stream().flatMap(planner -> Stream.of(
+                        "face_detection_short_range.tflite", "hand_landmark_full.tflite", "pose_landmark_lite.tflite")
+                .map(model -> Arguments.of(planner, TestModels.named(model))));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyPlannerOnRealModels")
+    void everyPlannersPlanDrivesTheRuntimeWithNativeOutputs(Planner planner, Path model) {
+        try (NativeModel loaded = NativeModel.load(model)) {
+            DifferentialRun.Result r = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT, planner, 2, 3, true);
+            assertTrue(r.outputsIdentical(), r::firstDifference);
+            assertEquals(0, r.candidate().arenaBytes());
+            assertTrue(r.handover().javaArenaBytes() - r.handover().persistentBytes() <= r.reference().arenaBytes()
+                    || !planner.name().equals("best-of"), "best-of never needs more than native");
         }
     }
 
