@@ -59,6 +59,6 @@ final class GraphSnapshot {
         var registration = pair.second();
         return new Node(GetOpNameByRegistration(registration), NativeTensors.ints(node.inputs()),
                 NativeTensors.ints(node.outputs()), NativeTensors.ints(node.temporaries()),
-                NativeTensors.ints(node.intermediates()), (int) registration.inplace_operator());
+                NativeTensors.ints(node.intermediates()), ReleaseApi.inplaceOperator(registration));
     }
 }

@@ -6,42 +6,24 @@ import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.tensorflowlite.TfLiteIntArray;
 import org.bytedeco.tensorflowlite.TfLiteTensor;
 
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRw;
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRwPersistent;
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteCustom;
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteDynamic;
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteMemNone;
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteMmapRo;
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteNonCpu;
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLitePersistentRo;
-import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteVariantObject;
-
 /** Reading the native structures the snapshot and the plan reader share. */
 final class NativeTensors {
     private NativeTensors() {
     }
 
+    /**
+     * TFLite's {@code TfLiteAllocationType} by value: its declaration order has only grown at the end over
+     * the releases (2.12 stops at kTfLiteCustom), and older presets lack the newer constants.
+     */
+    private static final Allocation[] BY_NATIVE_VALUE = {Allocation.NONE, Allocation.MMAP_RO, Allocation.ARENA_RW,
+            Allocation.ARENA_RW_PERSISTENT, Allocation.DYNAMIC, Allocation.PERSISTENT_RO, Allocation.CUSTOM,
+            Allocation.VARIANT_OBJECT, Allocation.NON_CPU};
+
     static Allocation allocation(int type) {
-        if (type == kTfLiteArenaRw) {
-            return Allocation.ARENA_RW;
-        } else if (type == kTfLiteArenaRwPersistent) {
-            return Allocation.ARENA_RW_PERSISTENT;
-        } else if (type == kTfLiteMmapRo) {
-            return Allocation.MMAP_RO;
-        } else if (type == kTfLiteDynamic) {
-            return Allocation.DYNAMIC;
-        } else if (type == kTfLitePersistentRo) {
-            return Allocation.PERSISTENT_RO;
-        } else if (type == kTfLiteCustom) {
-            return Allocation.CUSTOM;
-        } else if (type == kTfLiteVariantObject) {
-            return Allocation.VARIANT_OBJECT;
-        } else if (type == kTfLiteNonCpu) {
-            return Allocation.NON_CPU;
-        } else if (type == kTfLiteMemNone) {
-            return Allocation.NONE;
+        if (type < 0 || type >= BY_NATIVE_VALUE.length) {
+            throw new NativeException("unknown TfLiteAllocationType " + type);
         }
-        throw new NativeException("unknown TfLiteAllocationType " + type);
+        return BY_NATIVE_VALUE[type];
     }
 
     /** The tensor's data pointer as an address, 0 when null. */
