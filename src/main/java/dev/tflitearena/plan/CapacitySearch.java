@@ -28,12 +28,18 @@ final class CapacitySearch {
 
     private final TimeSections sections;
     private final int n;
+    /** Per buffer, where it is placed, or -1. */
     private final long[] offset;
+    /** Per buffer, the lowest aligned offset clear of the placed buffers it overlaps. */
     private final long[] minOffset;
+    /** Per section, no unplaced buffer of it can go lower: its placed buffers end there, or all start higher. */
     private final long[] floor;
+    /** Per section, the room its unplaced buffers take. */
     private final long[] total;
+    /** Per boundary between sections s and s+1, the unplaced buffers live on both sides. */
     private final int[] cuts;
     private final long[] solution;
+    /** Sections whose floor may rise after a placement, marked with the placement's stamp. */
     private final int[] touched;
     private final int[] touchedMark;
     private int touchedStamp;
@@ -188,6 +194,7 @@ final class CapacitySearch {
         if (done) {
             return FOUND;
         }
+        // Canonical order: no lower, or as low and later in rank, than the last placed.
         int keyFrom = keyTop;
         ensureKeys(to - from);
         for (int i = from; i < to; i++) {
@@ -261,25 +268,28 @@ final class CapacitySearch {
             }
         }
         for (int t = 0; t < touchedCount; t++) {
-            raiseFloor(touched[t]);
+            raiseFloor(touched[t], at);
         }
         return hatless;
     }
 
     /**
-     * Lifts the floor of section s to the lowest offset any of its unplaced buffers can take. The scan stops at
-     * the first buffer that holds the floor down; the last one found is tried first, as it usually still does.
+     * Lifts the floor of section s to the lowest offset any of its unplaced buffers can take, when that is
+     * above {@code at}: the checks below this node never look lower than their own offset, which only grows.
+     * The scan stops at the first buffer that keeps the floor down; the last one found is tried first, as it
+     * usually still does.
      */
-    private void raiseFloor(int s) {
+    private void raiseFloor(int s, long at) {
+        long keep = Math.max(floor[s], at);
         int w = witness[s];
-        if (offset[w] < 0 && minOffset[w] <= floor[s]) {
+        if (offset[w] < 0 && minOffset[w] <= keep) {
             return;
         }
         long lowest = Long.MAX_VALUE;
         for (int u : sections.members[s]) {
             if (offset[u] < 0) {
                 lowest = Math.min(lowest, minOffset[u]);
-                if (lowest <= floor[s]) {
+                if (lowest <= keep) {
                     witness[s] = u;
                     return;
                 }
@@ -321,9 +331,12 @@ final class CapacitySearch {
                 overflow(height - sections.alignment() + 1);
                 return false;
             }
-            if (height > capacity && height - largestSlack(s) > capacity) {
-                overflow(height - largestSlack(s));
-                return false;
+            if (height > capacity) {
+                long needed = height - largestSlack(s);
+                if (needed > capacity) {
+                    overflow(needed);
+                    return false;
+                }
             }
         }
         return true;

@@ -13,7 +13,8 @@ import java.util.List;
  * <p>Each search gets a node budget, and two kinds of question share the work equally. Proving asks about
  * the lower bound, where a fit ends everything; when the budget runs out there, the budget doubles.
  * Improving asks halfway between the best arena and the highest capacity it gave up on, where fits come
- * easier; when nothing is left between the two, its budget doubles and it starts again from the lower bound.
+ * easier; when what is left between the two would save less than a 64th of the gap to the lower bound, its
+ * budget doubles and it starts again from halfway between the bounds.
  */
 public final class OptimalPlacer implements Placer {
     public static final String NAME = "optimal";
@@ -61,6 +62,7 @@ public final class OptimalPlacer implements Placer {
     public Result solve(BufferSet buffers, long[] start) {
         long begin = System.nanoTime();
         long deadline = begin + timeLimit.toNanos();
+        // Largest first into the tightest gap, and TFLite's own order and fit, so as not to start behind it.
         long[] best = GreedyFit.place(buffers, GreedyOrder.bySizeDescending(buffers), GreedyFit.Rule.SMALLEST_GAP);
         long[] tflite = GreedyFit.place(buffers, GreedyOrder.tflite(buffers), GreedyFit.Rule.ARENA_BEST);
         if (buffers.arenaBytes(tflite) < buffers.arenaBytes(best)) {
@@ -109,7 +111,7 @@ public final class OptimalPlacer implements Placer {
                     timedOut = true;
                     return;
                 }
-                if (givenUp >= upper - 1) {
+                if (upper - givenUp <= Math.max(1, (upper - lower) / 64)) {
                     improvingLimit *= 2;
                     givenUp = lower - 1;
                 }

@@ -9,13 +9,11 @@ import java.util.List;
  * largest first, then set order. A search stuck in one order often flies in another, so they take turns.
  */
 final class SearchOrder {
-    private final String name;
     private final long[][] keys;
     private final long[] total;
     private final int[] scratch;
 
-    private SearchOrder(String name, long[] total, long[]... keys) {
-        this.name = name;
+    private SearchOrder(long[] total, long[]... keys) {
         this.total = total;
         this.keys = keys;
         scratch = new int[total.length];
@@ -33,9 +31,8 @@ final class SearchOrder {
         }
         // Filled in by each sort, so the three can share it.
         long[] total = new long[n];
-        return List.of(new SearchOrder("WAT", total, width, area, total),
-                new SearchOrder("TAW", total, total, area, width),
-                new SearchOrder("TWA", total, total, width, area));
+        return List.of(new SearchOrder(total, width, area, total), new SearchOrder(total, total, area, width),
+                new SearchOrder(total, total, width, area));
     }
 
     /** Sorts buffers[from..to) first to last, given the unplaced bytes of each section. */
@@ -76,10 +73,5 @@ final class SearchOrder {
             }
         }
         return a <= b;
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }

@@ -6,10 +6,11 @@ import java.util.stream.IntStream;
 
 /**
  * The shape of a buffer set as the exact search sees it: the buffers that need memory, numbered 0..n-1, and
- * the time sections, the steps where the set of live buffers is maximal. Every step's live buffers are among
- * one section's, so two buffers overlap in time exactly when they share a section, and a buffer's sections
- * are consecutive. Sizes are kept twice: the real size, which bounds the arena, and the size rounded up to the
- * alignment, which is the room a buffer takes below another, since offsets are aligned.
+ * the time sections, the steps where some buffer ends (MiniMalloc's cross sections). The buffers live at any
+ * step are all still live at the next section, so two buffers overlap in time exactly when they share a
+ * section, and a buffer's sections are consecutive. Sizes are kept twice: the real size, which bounds the
+ * arena, and the size rounded up to the alignment, the room a buffer takes below another, since offsets are
+ * aligned.
  */
 final class TimeSections {
     final BufferSet set;
@@ -40,7 +41,7 @@ final class TimeSections {
             first[b] = buffer.first();
             last[b] = buffer.last();
         }
-        int[] steps = sectionSteps(first, last, set.steps());
+        int[] steps = Arrays.stream(last).sorted().distinct().toArray();
         firstSection = new int[n];
         lastSection = new int[n];
         for (int b = 0; b < n; b++) {
@@ -104,14 +105,6 @@ final class TimeSections {
         return remainder == 0 ? value : value + alignment - remainder;
     }
 
-    /**
-     * A step is a section when a buffer ends there and some buffer started since the previous section: before
-     * it the live set only grew, after it a buffer is gone.
-     */
-    private static int[] sectionSteps(int[] first, int[] last, int steps) {
-        return Arrays.stream(last).sorted().distinct().toArray();
-    }
-
     private int[][] membersOf(int sections) {
         int[] count = new int[sections];
         for (int b = 0; b < index.length; b++) {
@@ -156,7 +149,10 @@ final class TimeSections {
         return overlaps;
     }
 
-    /** How many (ordered) pairs of buffers of {@code set} overlap in time: the size of the overlap lists. */
+    /**
+     * How many ordered pairs of buffers of {@code set} overlap in time, empty ones included: what the overlap
+     * lists would hold.
+     */
     static long overlaps(BufferSet set) {
         int n = set.buffers().size();
         int[] first = new int[n];
