@@ -47,7 +47,12 @@ public final class OptimalPlacer implements Placer {
 
     @Override
     public Solution place(BufferSet buffers) {
-        Result result = solve(buffers);
+        return place(buffers, null);
+    }
+
+    @Override
+    public Solution place(BufferSet buffers, long[] start) {
+        Result result = solve(buffers, start);
         return new Solution(result.offsets(), result.provenOptimal());
     }
 

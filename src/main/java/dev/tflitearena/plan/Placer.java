@@ -14,4 +14,12 @@ public interface Placer {
     String name();
 
     Solution place(BufferSet buffers);
+
+    /**
+     * As {@link #place(BufferSet)}, given a placement already known to be valid (such as TFLite's own): a
+     * placer that can improve on a start uses it, so that its arena is never larger; the others ignore it.
+     */
+    default Solution place(BufferSet buffers, long[] start) {
+        return place(buffers);
+    }
 }

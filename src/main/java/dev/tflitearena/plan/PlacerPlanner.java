@@ -28,7 +28,8 @@ public final class PlacerPlanner implements Planner {
     public SubgraphPlan plan(Subgraph subgraph, Graph.Options options) {
         Lifetimes lifetimes = Lifetimes.of(subgraph, options);
         BufferSet buffers = BufferSet.of(lifetimes, options.tensorAlignment());
-        Placer.Solution solution = placer.place(buffers);
+        SubgraphPlan tflite = new TflitePlanner().plan(subgraph, options);
+        Placer.Solution solution = placer.place(buffers, rwOffsets(tflite, buffers));
         long[] placed = solution.offsets();
         buffers.validate(placed);
         long[] offset = new long[subgraph.tensors().size()];
@@ -36,7 +37,6 @@ public final class PlacerPlanner implements Planner {
         for (int i = 0; i < placed.length; i++) {
             offset[buffers.buffers().get(i).id()] = placed[i];
         }
-        SubgraphPlan tflite = new TflitePlanner().plan(subgraph, options);
         List<Placement> placements = new ArrayList<>();
         for (Placement p : tflite.placements()) {
             Tensor tensor = subgraph.tensor(p.tensor());
@@ -52,5 +52,14 @@ public final class PlacerPlanner implements Planner {
         long arena = buffers.arenaBytes(placed);
         return new SubgraphPlan(subgraph.index(), arena, tflite.persistentBytes(), placements,
                 solution.provenOptimal() || arena == buffers.lowerBound());
+    }
+
+    /** TFLite's offsets for the set's buffers, in set order: a valid start for placers that improve on one. */
+    private static long[] rwOffsets(SubgraphPlan tflite, BufferSet buffers) {
+        long[] byTensor = new long[tflite.placements().stream().mapToInt(Placement::tensor).max().orElse(-1) + 1];
+        for (Placement p : tflite.placements()) {
+            byTensor[p.tensor()] = p.offset();
+        }
+        return buffers.buffers().stream().mapToLong(b -> byTensor[b.id()]).toArray();
     }
 }
