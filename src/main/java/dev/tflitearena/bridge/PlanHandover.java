@@ -38,7 +38,6 @@ import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteOk;
  */
 final class PlanHandover {
     static final String OP_NAME = "TfLiteArenaHandover";
-    private static final int BUILTIN_OPERATOR_CUSTOM = 32;
 
     private static final Set<String> CONTROL_FLOW_OPS = Set.of("WHILE", "IF", "CALL_ONCE", "STABLEHLO_WHILE",
             "STABLEHLO_CASE");
@@ -46,9 +45,8 @@ final class PlanHandover {
     // The native registration only holds function pointers: these fields keep the callbacks (and the name)
     // from being collected, which would leave TFLite calling freed thunks.
     private static final Prepare PREPARE = new Prepare();
-    private static final Invoke INVOKE = new Invoke();
     private static final BytePointer OP_NAME_NATIVE = new BytePointer(OP_NAME);
-    private static final TfLiteRegistration REGISTRATION = registration();
+    private static final TfLiteRegistration REGISTRATION = CustomOps.registration(OP_NAME_NATIVE, PREPARE);
 
     private final Subgraph subgraph;
     private final int subgraphIndex;
@@ -199,20 +197,4 @@ final class PlanHandover {
         }
     }
 
-    private static final class Invoke extends TfLiteRegistration.Invoke_TfLiteContext_TfLiteNode {
-        @Override
-        public int call(TfLiteContext context, TfLiteNode node) {
-            return kTfLiteOk;
-        }
-    }
-
-    private static TfLiteRegistration registration() {
-        TfLiteRegistration registration = new TfLiteRegistration();
-        registration.builtin_code(BUILTIN_OPERATOR_CUSTOM);
-        registration.custom_name(OP_NAME_NATIVE);
-        registration.version(1);
-        registration.prepare(PREPARE);
-        registration.invoke(INVOKE);
-        return registration;
-    }
 }

@@ -36,7 +36,7 @@ final class ArenaPlanner {
     }
 
     void executeAllocations(int first, int last) {
-        int[] order = candidates(first, Math.min(last, lifetimes.nodeCount() - 1));
+        int[] order = candidates(first, Math.min(last, Math.max(lifetimes.nodeCount(), 1) - 1));
         if (order.length == 0) {
             lastActiveNode = last;
             return;

@@ -28,6 +28,11 @@ public final class TflitePlanner implements Planner {
         ArenaPlanner planner = new ArenaPlanner(subgraph, options);
         int first = 0;
         int last = subgraph.nodes().size() - 1;
+        if (last < 0) {
+            // TFLite still runs ExecuteAllocations(0, 0) on an empty subgraph: its inputs and variables get placed.
+            planner.executeAllocations(0, 0);
+            return planner.result();
+        }
         for (int node = 0; node <= last; node++) {
             if (hasDynamicOutput(subgraph, subgraph.nodes().get(node)) || node == last) {
                 planner.executeAllocations(first, node);
