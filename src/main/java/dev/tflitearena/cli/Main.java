@@ -9,7 +9,7 @@ import java.io.PrintWriter;
 @Command(name = "tflite-arena", mixinStandardHelpOptions = true, version = "tflite-arena 0.1.0",
         description = "TensorFlow Lite's tensor memory planner in Java, cross-checked against the native one.",
         subcommands = {DemoCommand.class, PlanCommand.class, ComparePlannersCommand.class, ReportCommand.class, CompareCommand.class, RunCommand.class, SnapshotCommand.class,
-                InspectCommand.class, FuzzPlannerCommand.class})
+                InspectCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class})
 public final class Main {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;

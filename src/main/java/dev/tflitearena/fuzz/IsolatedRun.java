@@ -1,0 +1,251 @@
+package dev.tflitearena.fuzz;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Native work on untrusted models, in a child JVM where a crash, a hang or exhausted memory cannot take the
+ * caller down. TFLite's flatbuffer verifier checks the file's structure, not its meaning: a model that
+ * verifies can still crash a kernel in prepare or invoke. So a library user who is handed a model should
+ * {@link #check(Path)} it before {@code NativeModel.load}, and load only an {@link Outcome#OK} one (from a
+ * private copy: a file that changes between the check and the load was not checked). Pure-Java parsing
+ * ({@code TfliteFile.read}) needs no isolation: it refuses what it cannot read.
+ *
+ * <p>The child ({@link NativeProbe}) takes a batch of files, so the JVM starts once for many; when it dies
+ * on one, the rest go to a new child. The child's heap is capped by {@code -Xmx} and its whole address
+ * space by {@code ulimit -v}, so native allocations are capped too.
+ */
+public final class IsolatedRun {
+    public enum Outcome {
+        /** every native step succeeded */
+        OK,
+        /** refused with an error message: the verifier, a kernel's prepare, the plan reader */
+        REFUSED,
+        /** an exception no refusal explains: a bug on the Java side */
+        FAILED,
+        /** the child JVM died of a signal in native code */
+        CRASHED,
+        /** the child outlived the timeout and was killed */
+        TIMED_OUT,
+        /** the child ran out of Java heap or of its native allowance */
+        OUT_OF_MEMORY
+    }
+
+    /** @param stage the last step begun: load, compare or run */
+    public record Result(Path file, Outcome outcome, String stage, String detail) {
+    }
+
+    /** @param addressSpaceMegabytes the child's whole virtual memory, JVM included */
+    public record Limits(Duration timeout, int heapMegabytes, int addressSpaceMegabytes) {
+        public static final Limits DEFAULT = new Limits(Duration.ofSeconds(60), 512, 4096);
+    }
+
+    private static final Duration STARTUP = Duration.ofSeconds(60);
+    /** The status {@code -XX:+ExitOnOutOfMemoryError} exits with. */
+    private static final int EXIT_OUT_OF_MEMORY = 3;
+    private static final String END = "\u0000end";
+
+    private IsolatedRun() {
+    }
+
+    /** Every native step on the file, in a child JVM under the default limits. */
+    public static Result check(Path file) {
+        return checkAll(List.of(file), Limits.DEFAULT).get(0);
+    }
+
+    /** The results of the files in their order, a new child taking over after one dies. */
+    public static List<Result> checkAll(List<Path> files, Limits limits) {
+        List<Result> results = new ArrayList<>();
+        while (results.size() < files.size()) {
+            results.addAll(child(files.subList(results.size(), files.size()), limits));
+        }
+        return results;
+    }
+
+    /** Runs one child over the files; returns the results up to and including the one it died on. */
+    private static List<Result> child(List<Path> files, Limits limits) {
+        Path scratch = null;
+        Process process = null;
+        try {
+            scratch = Files.createTempDirectory("isolated-run");
+            Path stderr = scratch.resolve("stderr");
+            process = new ProcessBuilder(command(files, limits, scratch)).redirectError(stderr.toFile()).start();
+            process.getOutputStream().close();
+            BlockingQueue<String> lines = readLines(process);
+            List<Result> results = new ArrayList<>();
+            Child state = new Child();
+            long deadline = System.nanoTime() + STARTUP.toNanos();
+            while (true) {
+                String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line == null) {
+                    process.destroyForcibly().waitFor();
+                    if (state.current < 0) {
+                        throw new IllegalStateException("the child JVM did not start within " + STARTUP);
+                    }
+                    results.add(new Result(files.get(state.current), Outcome.TIMED_OUT, state.stage,
+                            "killed after " + limits.timeout().toSeconds() + " s"));
+                    return results;
+                }
+                if (line.equals(END)) {
+                    int status = process.waitFor();
+                    if (state.current < 0 || state.finished) {
+                        if (results.isEmpty()) {
+                            throw new IllegalStateException("the child JVM exited with status " + status
+                                    + " before its first model: " + tail(stderr, 0));
+                        }
+                        return results;
+                    }
+                    results.add(death(files.get(state.current), state, status, stderr));
+                    return results;
+                }
+                Optional<Result> result = state.read(line, files);
+                result.ifPresent(results::add);
+                if (result.isPresent()) {
+                    // What the child prints to standard error from here on belongs to the next file.
+                    state.stderrMark = Files.size(stderr);
+                }
+                if (state.started) {
+                    deadline = System.nanoTime() + limits.timeout().toNanos();
+                    state.started = false;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            if (process != null) {
+                process.destroyForcibly();
+            }
+            delete(scratch);
+        }
+    }
+
+    /** What the child's lines said so far: the file it is on, the stage, whether it finished that file. */
+    private static final class Child {
+        int current = -1;
+        String stage = "start";
+        boolean finished;
+        boolean started;
+        long stderrMark;
+        /** The last line the JVM itself printed, such as why it terminated. */
+        String lastOther = "";
+        /** What the JVM's fatal error report says of the crash: the signal and the problematic frame. */
+        final StringBuilder crash = new StringBuilder();
+        private boolean frameNext;
+
+        Optional<Result> read(String line, List<Path> files) {
+            if (line.startsWith("#")) {
+                String text = line.substring(1).strip();
+                if (text.startsWith("SIG") || frameNext) {
+                    crash.append(crash.isEmpty() ? "" : "; ").append(text);
+                }
+                frameNext = text.startsWith("Problematic frame");
+                return Optional.empty();
+            }
+            String[] fields = line.split("\t", 4);
+            if (fields.length < 3 || !fields[0].equals(NativeProbe.TAG)) {
+                lastOther = line;
+                return Optional.empty();
+            }
+            int file = Integer.parseInt(fields[2]);
+            String detail = fields.length > 3 ? fields[3] : "";
+            switch (fields[1]) {
+                case "begin" -> {
+                    current = file;
+                    stage = "load";
+                    finished = false;
+                    started = true;
+                }
+                case "stage" -> stage = detail;
+                default -> {
+                    finished = true;
+                    Outcome outcome = Outcome.valueOf(fields[1].toUpperCase());
+                    return Optional.of(new Result(files.get(file), outcome, stage, detail));
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    private static Result death(Path file, Child state, int status, Path stderr) throws IOException {
+        String errors = (state.lastOther + " " + tail(stderr, state.stderrMark)).strip();
+        if (status == EXIT_OUT_OF_MEMORY || errors.contains("OutOfMemoryError") || errors.contains("bad_alloc")) {
+            return new Result(file, Outcome.OUT_OF_MEMORY, state.stage, errors);
+        }
+        String signal = status > 128 ? " (signal " + (status - 128) + ")" : "";
+        String detail = state.crash.isEmpty() ? "exit status " + status + signal + ": " + errors
+                : state.crash + " (exit status " + status + ")";
+        return new Result(file, Outcome.CRASHED, state.stage, detail);
+    }
+
+    private static List<String> command(List<Path> files, Limits limits, Path scratch) {
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c",
+                "ulimit -v " + limits.addressSpaceMegabytes() * 1024L + " && exec \"$0\" \"$@\"",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + limits.heapMegabytes() + "m",
+                // Reservations the JVM makes by default would take most of the address space allowed.
+                "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=64m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-XX:-CreateCoredumpOnCrash",
+                "-XX:ErrorFile=" + scratch.resolve("hs_err.log"),
+                "-cp", System.getProperty("java.class.path"), NativeProbe.class.getName()));
+        files.forEach(f -> command.add(f.toAbsolutePath().toString()));
+        return command;
+    }
+
+    /** The child's standard output, line by line, then {@link #END}; read on a thread so the parent can time out. */
+    private static BlockingQueue<String> readLines(Process process) {
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                // The child was killed: its output ends here.
+            }
+            lines.add(END);
+        }, "isolated-run-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        return lines;
+    }
+
+    /** The end of what the file holds from {@code from} on, on one line. */
+    private static String tail(Path file, long from) throws IOException {
+        if (!Files.exists(file)) {
+            return "";
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        int start = (int) Math.max(Math.min(from, bytes.length), bytes.length - 400L);
+        return new String(bytes, start, bytes.length - start, StandardCharsets.ISO_8859_1).strip().replace('\n', ' ');
+    }
+
+    private static void delete(Path directory) {
+        if (directory == null) {
+            return;
+        }
+        try (var entries = Files.list(directory)) {
+            for (Path entry : entries.toList()) {
+                Files.deleteIfExists(entry);
+            }
+            Files.deleteIfExists(directory);
+        } catch (IOException e) {
+            // A scratch directory left in the temp dir is harmless.
+        }
+    }
+}
