@@ -18,8 +18,12 @@ public final class SeededInputs {
     }
 
     public static byte[] of(Tensor tensor, long seed) {
+        if (tensor.bytes() > Integer.MAX_VALUE - 8) {
+            throw new NativeException("input tensor " + tensor.index() + " '" + tensor.name() + "' has "
+                    + tensor.bytes() + " bytes, more than seeded inputs are made for (a Java array)");
+        }
         Random random = new Random(seed * 31 + tensor.index());
-        ByteBuffer data = ByteBuffer.allocate(Math.toIntExact(tensor.bytes())).order(ByteOrder.nativeOrder());
+        ByteBuffer data = ByteBuffer.allocate((int) tensor.bytes()).order(ByteOrder.nativeOrder());
         TensorType type = tensor.type() == null ? null : TensorType.byName(tensor.type());
         if (type == null) {
             type = TensorType.UINT8;
