@@ -3,6 +3,7 @@ package dev.tflitearena.bridge;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Tensor;
+import dev.tflitearena.graph.TfliteRelease;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.tensorflowlite.Interpreter;
 import org.bytedeco.tensorflowlite.RegistrationNodePair;
@@ -23,12 +24,12 @@ final class GraphSnapshot {
     private GraphSnapshot() {
     }
 
-    static Graph of(Interpreter interpreter, boolean preserveAllTensors) {
+    static Graph of(Interpreter interpreter, boolean preserveAllTensors, TfliteRelease release) {
         List<dev.tflitearena.graph.Subgraph> subgraphs = new ArrayList<>();
         for (int s = 0; s < interpreter.subgraphs_size(); s++) {
             subgraphs.add(subgraph(interpreter.subgraph(s), s));
         }
-        return new Graph(new Graph.Options(NATIVE_TENSOR_ALIGNMENT, preserveAllTensors), subgraphs);
+        return new Graph(new Graph.Options(NATIVE_TENSOR_ALIGNMENT, preserveAllTensors, release), subgraphs);
     }
 
     private static dev.tflitearena.graph.Subgraph subgraph(Subgraph source, int index) {

@@ -196,12 +196,12 @@ public final class NativeInterpreter implements AutoCloseable {
 
     /** The graph as the planners see it; call after {@link #allocateTensors()}, which adds temporaries. */
     public Graph snapshot() {
-        return GraphSnapshot.of(live(), settings.preserveAllTensors());
+        return GraphSnapshot.of(live(), settings.preserveAllTensors(), settings.effectiveRelease());
     }
 
     /** Where the native planner put every arena tensor, read from the tensors' data pointers. */
     public Plan nativePlan() {
-        return NativePlanReader.read(live());
+        return NativePlanReader.read(live(), NativeRelease.loadedOr(settings.release()));
     }
 
     Interpreter live() {

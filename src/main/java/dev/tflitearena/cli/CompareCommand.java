@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.CrossCheck;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.NativeRelease;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.Placement;
@@ -60,6 +61,8 @@ final class CompareCommand implements Callable<Integer> {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         root.put("resolver", settings.resolverName());
+        root.put("tflite_library", NativeRelease.version());
+        root.put("tflite_release", graph.options().release().version());
         root.put("preserve_all_tensors", settings.preserveAllTensors());
         root.put("invokes_before_compare", invokes);
         root.put("identical", comparison.identical());
@@ -94,8 +97,9 @@ final class CompareCommand implements Callable<Integer> {
 
     private void printText(PrintWriter out, Graph graph, PlanComparison comparison, InterpreterSettings settings,
                            int invokes) {
-        out.printf("%s (%s%s)%s%n", model, settings.resolverName(),
-                settings.preserveAllTensors() ? ", preserve_all_tensors" : "",
+        out.printf("%s (%s%s, TFLite %s under %s's rules)%s%n", model, settings.resolverName(),
+                settings.preserveAllTensors() ? ", preserve_all_tensors" : "", NativeRelease.version(),
+                graph.options().release(),
                 invokes == 0 ? "" : ", plans read after " + invokes + " invoke: the graph has dynamic-shape ops");
         for (SubgraphComparison c : comparison.subgraphs()) {
             Subgraph subgraph = graph.subgraphs().get(c.subgraph());

@@ -8,8 +8,10 @@ import java.io.PrintWriter;
 /** The {@code tflite-arena} command line. */
 @Command(name = "tflite-arena", mixinStandardHelpOptions = true, version = "tflite-arena 0.1.0",
         description = "TensorFlow Lite's tensor memory planner in Java, cross-checked against the native one.",
-        subcommands = {DemoCommand.class, PlanCommand.class, ComparePlannersCommand.class, ReportCommand.class, CompareCommand.class, RunCommand.class, SnapshotCommand.class,
-                InspectCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class})
+        subcommands = {DemoCommand.class, PlanCommand.class, CompareCommand.class, RunCommand.class,
+                ComparePlannersCommand.class, ReportCommand.class, SnapshotCommand.class, InspectCommand.class,
+                BenchCommand.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
+                RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class})
 public final class Main {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;

@@ -1,6 +1,7 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.graph.TfliteRelease;
 import picocli.CommandLine.Option;
 
 /** The interpreter options of every command that builds a native interpreter. */
@@ -13,7 +14,13 @@ final class NativeOptions {
             + "no tensor's memory is reused.")
     boolean preserveAllTensors;
 
+    @Option(names = "--tflite-release", paramLabel = "X.Y", description = "Plan under this TFLite release's rules "
+            + "(e.g. 2.12) instead of those of the loaded library's release, which the native plan is still read "
+            + "as (unless the library's release is unknown).")
+    String release;
+
     InterpreterSettings settings() {
-        return InterpreterSettings.DEFAULT.withXnnpack(xnnpack).withPreserveAllTensors(preserveAllTensors);
+        return InterpreterSettings.DEFAULT.withXnnpack(xnnpack).withPreserveAllTensors(preserveAllTensors)
+                .withRelease(release == null ? null : TfliteRelease.of(release));
     }
 }

@@ -1,12 +1,16 @@
 package dev.tflitearena.graph;
 
 import java.util.List;
+import java.util.Objects;
 
 /** A whole model as the planners see it: planner options and every subgraph, primary first. */
 public record Graph(Options options, List<Subgraph> subgraphs) {
 
-    /** The planner settings TFLite's Subgraph passes to its ArenaPlanner. */
-    public record Options(int tensorAlignment, boolean preserveAllTensors) {
+    /**
+     * The planner settings TFLite's Subgraph passes to its ArenaPlanner, and the TFLite release whose planner
+     * rules apply.
+     */
+    public record Options(int tensorAlignment, boolean preserveAllTensors, TfliteRelease release) {
         public static final int DEFAULT_TENSOR_ALIGNMENT = 64;
         public static final Options DEFAULT = new Options(DEFAULT_TENSOR_ALIGNMENT, false);
 
@@ -16,10 +20,25 @@ public record Graph(Options options, List<Subgraph> subgraphs) {
                         "tensor_alignment must be from 1 to 64 (no more than the arena's own alignment), got "
                                 + tensorAlignment);
             }
+            Objects.requireNonNull(release, "release");
+        }
+
+        /** Options under the newest release's rules. */
+        public Options(int tensorAlignment, boolean preserveAllTensors) {
+            this(tensorAlignment, preserveAllTensors, TfliteRelease.NEWEST);
+        }
+
+        public Options withRelease(TfliteRelease other) {
+            return new Options(tensorAlignment, preserveAllTensors, other);
         }
     }
 
     public Graph {
         subgraphs = List.copyOf(subgraphs);
+    }
+
+    /** The same graph, planned under another release's rules. */
+    public Graph withRelease(TfliteRelease release) {
+        return new Graph(options.withRelease(release), subgraphs);
     }
 }

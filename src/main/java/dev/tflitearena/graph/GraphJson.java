@@ -81,7 +81,9 @@ public final class GraphJson {
         }
         int alignment = (int) integer(o, "tensor_alignment", Graph.Options.DEFAULT_TENSOR_ALIGNMENT, "options");
         try {
-            return new Graph.Options(alignment, o.path("preserve_all_tensors").asBoolean(false));
+            JsonNode release = o.path("tflite_release");
+            return new Graph.Options(alignment, o.path("preserve_all_tensors").asBoolean(false),
+                    release.isMissingNode() ? TfliteRelease.NEWEST : TfliteRelease.of(release.asText()));
         } catch (IllegalArgumentException e) {
             throw new InvalidGraphException("options: " + e.getMessage());
         }
@@ -225,6 +227,7 @@ public final class GraphJson {
         ObjectNode options = root.putObject("options");
         options.put("tensor_alignment", graph.options().tensorAlignment());
         options.put("preserve_all_tensors", graph.options().preserveAllTensors());
+        options.put("tflite_release", graph.options().release().version());
         ArrayNode subgraphs = root.putArray("subgraphs");
         for (Subgraph s : graph.subgraphs()) {
             ObjectNode sj = subgraphs.addObject();

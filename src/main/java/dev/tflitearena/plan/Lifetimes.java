@@ -7,18 +7,23 @@ import dev.tflitearena.graph.InvalidGraphException;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
+import dev.tflitearena.graph.TfliteRelease;
 
 import java.util.Arrays;
+import java.util.Set;
 
 /**
  * When each tensor of a subgraph lives, and which outputs share their input's memory, under TFLite's
  * ArenaPlanner rules ({@code PlanAllocations}, {@code IdentifyInPlaceTensors} and the temporaries of
- * {@code ExecuteAllocations}). Every planner of this project places tensors within these lifetimes.
+ * {@code ExecuteAllocations}) as the graph's release has them ({@link TfliteRelease#sharing()}). Every planner
+ * of this project places tensors within these lifetimes.
  */
 public final class Lifetimes {
     /** TFLite's kNodeNotAssigned: "not allocated" as a first node, "never freed" as a last node. */
     public static final int NOT_ASSIGNED = Integer.MAX_VALUE;
     private static final int SCALAR_TENSOR_BYTES = 4;
+    /** The ops whose output 0 TFLite 2.12 lets share input 0 ({@code ShareFirstInputWithFirstOutputForNode}). */
+    private static final Set<String> SHARING_OPS_2_12 = Set.of("EXPAND_DIMS", "RESHAPE", "SQUEEZE", "BITCAST");
 
     private final Subgraph subgraph;
     private final int[] allocNode;
@@ -34,8 +39,9 @@ public final class Lifetimes {
         this.nodeTensors = nodeTensors;
     }
 
+    /** The lifetimes under the rules of the options' release. */
     public static Lifetimes of(Subgraph subgraph, Graph.Options options) {
-        return new Builder(subgraph, options.preserveAllTensors()).build();
+        return new Builder(subgraph, options).build();
     }
 
     public Subgraph subgraph() {
@@ -83,6 +89,7 @@ public final class Lifetimes {
     private static final class Builder {
         private final Subgraph subgraph;
         private final boolean preserveAll;
+        private final TfliteRelease release;
         private final int[] allocNode;
         private final int[] deallocNode;
         private final int[] aliasRoot;
@@ -90,9 +97,10 @@ public final class Lifetimes {
         private final int[] useCount;
         private final int[][] nodeTensors;
 
-        Builder(Subgraph subgraph, boolean preserveAll) {
+        Builder(Subgraph subgraph, Graph.Options options) {
             this.subgraph = subgraph;
-            this.preserveAll = preserveAll;
+            this.preserveAll = options.preserveAllTensors();
+            this.release = options.release();
             int tensors = subgraph.tensors().size();
             allocNode = filled(tensors, NOT_ASSIGNED);
             deallocNode = filled(tensors, NOT_ASSIGNED);
@@ -128,7 +136,13 @@ public final class Lifetimes {
                     }
                 }
             }
-            identifyInPlaceTensors();
+            if (!preserveAll || release.sharingUnderPreserveAll()) {
+                if (release.sharing() == TfliteRelease.Sharing.RESHAPE_OPS) {
+                    identifySharedTensors();
+                } else {
+                    identifyInPlaceTensors();
+                }
+            }
             for (Node node : subgraph.nodes()) {
                 for (int t : node.inputs()) {
                     if (t >= 0) {
@@ -184,6 +198,7 @@ public final class Lifetimes {
             }
         }
 
+        /** TFLite 2.13 and later: the registrations' in-place flags say which input output 0 may share. */
         private void identifyInPlaceTensors() {
             for (Node node : subgraph.nodes()) {
                 if (node.outputs().length < 1 || node.inplace() == Inplace.NONE) {
@@ -212,6 +227,26 @@ public final class Lifetimes {
             }
         }
 
+        /** TFLite 2.12: the reshaping ops' output 0 shares input 0 when both have the same allocation type. */
+        private void identifySharedTensors() {
+            for (Node node : subgraph.nodes()) {
+                if (!SHARING_OPS_2_12.contains(node.op()) || node.inputs().length == 0
+                        || node.outputs().length == 0) {
+                    continue;
+                }
+                int input = node.inputs()[0];
+                int output = node.outputs()[0];
+                if (input < 0 || output < 0
+                        || contains(subgraph.inputs(), input) || contains(subgraph.outputs(), output)) {
+                    continue;
+                }
+                Allocation kind = subgraph.tensor(input).allocation();
+                if (kind == subgraph.tensor(output).allocation() && kind.isArena()) {
+                    aliasRoot[output] = root(input);
+                }
+            }
+        }
+
         private boolean canShare(int input, int output, boolean changed) {
             Tensor in = subgraph.tensor(input);
             Tensor out = subgraph.tensor(output);
@@ -221,16 +256,14 @@ public final class Lifetimes {
             if (contains(subgraph.inputs(), input) || contains(subgraph.outputs(), output)) {
                 return false;
             }
-            if (in.allocation() != out.allocation() && in.allocation() != Allocation.ARENA_RW) {
-                return false;
-            }
-            return !preserveAll;
+            return in.allocation() == out.allocation() || in.allocation() == Allocation.ARENA_RW;
         }
 
         /**
-         * TFLite re-checks an alias when it would place it: a root that is not an ArenaRw tensor of the same
-         * size cannot hold the alias, which then gets memory of its own (its planned lifetime unchanged).
-         * Only tensors TFLite would place are re-checked: ArenaRw ones with bytes, and persistent ones.
+         * TFLite re-checks an alias when it would place it: from 2.13 a root that is not an ArenaRw tensor of
+         * the same size cannot hold the alias; 2.12 only asks that the root still be in an arena. A dropped
+         * alias gets memory of its own (its planned lifetime unchanged). Only tensors TFLite would place are
+         * re-checked: ArenaRw ones with bytes, and persistent ones.
          */
         private void dropAliasesOfUnsharableRoots() {
             for (int t = 0; t < aliasRoot.length; t++) {
@@ -242,7 +275,10 @@ public final class Lifetimes {
                 boolean placed = alias.allocation() == Allocation.ARENA_RW_PERSISTENT
                         || (alias.allocation() == Allocation.ARENA_RW && alias.bytes() > 0);
                 Tensor root = subgraph.tensor(r);
-                if (placed && (root.allocation() != Allocation.ARENA_RW || root.bytes() != alias.bytes())) {
+                boolean unsharable = release.sharing() == TfliteRelease.Sharing.RESHAPE_OPS
+                        ? !root.allocation().isArena()
+                        : root.allocation() != Allocation.ARENA_RW || root.bytes() != alias.bytes();
+                if (placed && unsharable) {
                     aliasRoot[t] = -1;
                 }
             }

@@ -7,8 +7,10 @@ import dev.tflitearena.graph.Subgraph;
 
 /**
  * TFLite's own CPU planner, ArenaPlanner over two SimpleMemoryArenas: offsets equal the native ones, tensor
- * by tensor. Ties in the allocation order are broken as the native library, built with GCC, breaks them:
- * candidates come from per-node hash sets and are ordered by libstdc++'s introsort.
+ * by tensor, under the rules of the release the graph's options name (2.12 to 2.20 differ only in which
+ * outputs share memory, see {@link Lifetimes}). Ties in the allocation order are broken as the native
+ * library, built with GCC, breaks them: candidates come from per-node hash sets and are ordered by
+ * libstdc++'s introsort.
  *
  * <p>A static graph is planned in one {@code ExecuteAllocations(0, last node)}. TFLite plans a graph with
  * dynamic-shape ops in pieces: up to and including the first node with a dynamic output when tensors are

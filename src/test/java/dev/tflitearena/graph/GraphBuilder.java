@@ -32,6 +32,12 @@ public final class GraphBuilder {
         return this;
     }
 
+    /** A node of a named op (TFLite 2.12 shares memory by op), no temporaries. */
+    public GraphBuilder op(String op, int[] inputs, int[] outputs, int inplace) {
+        nodes.add(new Node(op, inputs, outputs, new int[0], new int[0], inplace));
+        return this;
+    }
+
     public GraphBuilder inputs(int... tensors) {
         inputs = tensors;
         return this;
@@ -48,7 +54,12 @@ public final class GraphBuilder {
     }
 
     public GraphBuilder options(int tensorAlignment, boolean preserveAllTensors) {
-        options = new Graph.Options(tensorAlignment, preserveAllTensors);
+        options = new Graph.Options(tensorAlignment, preserveAllTensors, options.release());
+        return this;
+    }
+
+    public GraphBuilder release(TfliteRelease release) {
+        options = options.withRelease(release);
         return this;
     }
 

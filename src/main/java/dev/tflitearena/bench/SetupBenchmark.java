@@ -1,0 +1,51 @@
+package dev.tflitearena.bench;
+
+import dev.tflitearena.bridge.Handover;
+import dev.tflitearena.bridge.NativeInterpreter;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Setting an interpreter up end to end: TFLite's own {@code AllocateTensors()} (ops prepared, then planned
+ * natively) against the Java way (see {@link PlannerParam#handOver}) from an interpreter prepared earlier in
+ * the trial.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class SetupBenchmark {
+
+    /** A new interpreter per call: {@code AllocateTensors()} does nothing on one that has allocated. */
+    @State(Scope.Thread)
+    public static class Fresh {
+        NativeInterpreter interpreter;
+
+        @Setup(Level.Invocation)
+        public void build(PreparedModel prepared) {
+            interpreter = prepared.build();
+        }
+
+        @TearDown(Level.Invocation)
+        public void close() {
+            interpreter.close();
+        }
+    }
+
+    @Benchmark
+    public void nativeAllocateTensors(Fresh fresh) {
+        fresh.interpreter.allocateTensors();
+    }
+
+    @Benchmark
+    public Handover javaPlanAndAllocateTensors(PreparedModel prepared, PlannerParam planner, Fresh fresh) {
+        return planner.handOver(prepared.interpreter, fresh.interpreter);
+    }
+}

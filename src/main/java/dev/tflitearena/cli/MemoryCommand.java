@@ -1,0 +1,86 @@
+package dev.tflitearena.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.memory.MemoryProfile;
+import dev.tflitearena.session.SessionOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "memory", mixinStandardHelpOptions = true,
+        description = "The process's RSS (VmRSS) and native heap in use (glibc mallinfo2: uordblks, and hblkhd for "
+                + "blocks malloc maps on their own) before loading the model, after loading, after allocating, after "
+                + "1 invoke and after " + MemoryProfile.INVOKES + ", with the native plan and then with a Java plan; "
+                + "flags native heap growth after the first invoke. Linux with glibc only.")
+final class MemoryCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "MODEL.tflite")
+    Path model;
+
+    @Option(names = "--planner", defaultValue = "tflite", paramLabel = "NAME",
+            description = "The Java planner measured after the native one, or 'native' for the native one alone "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String planner;
+
+    @Option(names = "--xnnpack", description = "Use TFLite's default BuiltinOpResolver, which delegates float "
+            + "graphs to XNNPACK.")
+    boolean xnnpack;
+
+    @Mixin
+    Output output;
+
+    @Override
+    public Integer call() {
+        SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack);
+        List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner) ? List.of(nativePlan)
+                : List.of(nativePlan, nativePlan.withPlanner(planner));
+        List<MemoryProfile.Result> results = MemoryProfile.measure(model, runs);
+        output.print(() -> toJson(results), out -> results.forEach(r -> printText(out, r)));
+        return 0;
+    }
+
+    private ObjectNode toJson(List<MemoryProfile.Result> results) {
+        ObjectNode root = Json.object();
+        root.put("model", model.toString());
+        root.put("xnnpack", xnnpack);
+        root.put("growth_tolerance_bytes", MemoryProfile.GROWTH_TOLERANCE);
+        ArrayNode runs = root.putArray("runs");
+        for (MemoryProfile.Result r : results) {
+            ObjectNode run = runs.addObject();
+            run.put("planner", r.options().planner());
+            ArrayNode samples = run.putArray("samples");
+            for (MemoryProfile.Sample s : r.samples()) {
+                ObjectNode sample = samples.addObject();
+                sample.put("stage", s.stage());
+                sample.put("rss_bytes", s.residentBytes());
+                sample.put("heap_in_use_bytes", s.heap().inUse());
+                sample.put("heap_mapped_bytes", s.heap().mapped());
+            }
+            run.put("rss_growth_after_warm_up", r.residentGrowthAfterWarmUp());
+            run.put("heap_growth_after_warm_up", r.heapGrowthAfterWarmUp());
+            run.put("grew", r.grew());
+        }
+        return root;
+    }
+
+    private void printText(PrintWriter out, MemoryProfile.Result r) {
+        out.printf("%s, planner %s, %s%n", model, r.options().planner(),
+                r.options().xnnpack() ? "XNNPACK" : "no XNNPACK");
+        TextTable table = new TextTable("stage", "VmRSS", "+RSS", "uordblks", "hblkhd", "+heap").leftAlign(0);
+        MemoryProfile.Sample first = r.first();
+        for (MemoryProfile.Sample s : r.samples()) {
+            table.add(s.stage(), s.residentBytes(), s.residentBytes() - first.residentBytes(), s.heap().inUse(),
+                    s.heap().mapped(), s.heap().total() - first.heap().total());
+        }
+        table.print(out);
+        out.printf("after warm-up: RSS %+d, heap %+d bytes: %s%n%n", r.residentGrowthAfterWarmUp(),
+                r.heapGrowthAfterWarmUp(), r.grew() ? "native heap GROWTH (more than " + MemoryProfile.GROWTH_TOLERANCE
+                        + " bytes)" : "no native heap growth beyond " + MemoryProfile.GROWTH_TOLERANCE + " bytes");
+    }
+}

@@ -1,0 +1,64 @@
+package dev.tflitearena.cli;
+
+import dev.tflitearena.release.ModelReport;
+import dev.tflitearena.release.ReleaseMeasurement;
+import dev.tflitearena.release.ReleaseReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+@Command(name = "release-report", mixinStandardHelpOptions = true,
+        description = "Measures every model of a directory on the TFLite release this jar was built with: the "
+                + "cross-check (builtin kernels and XNNPACK, each with and without preserve_all_tensors), the tensor "
+                + "count, both arenas' plans and buffers, and three in-process timings (not JMH): the Java 'tflite' "
+                + "planner, building a native interpreter with AllocateTensors, and one Invoke. Writes the release "
+                + "report JSON that 'releases' collects and 'regress' compares. Exit status 1 when a cross-check "
+                + "finds a difference; a model the release cannot build is recorded with its error.")
+final class ReleaseReportCommand implements Callable<Integer> {
+    @Option(names = "--out", paramLabel = "FILE", description = "Write the JSON here instead of standard output.")
+    Path out;
+
+    @Mixin
+    MeasurementOptions measurement;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        ReleaseReport report = new ReleaseMeasurement(measurement.warmup, measurement.runs)
+                .measure(models(measurement.modelsDirectory));
+        PrintWriter stdout = spec.commandLine().getOut();
+        if (out == null) {
+            stdout.print(report.toJson());
+        } else {
+            report.write(out);
+            stdout.printf("TFLite %s: %d models, %d identical, %d not built; written to %s%n", report.tfliteLibrary(),
+                    report.models().size(), report.models().stream().filter(ModelReport::identical).count(),
+                    report.models().stream().filter(m -> !m.ok()).count(), out);
+        }
+        stdout.flush();
+        boolean differs = report.models().stream().anyMatch(m -> m.ok() && !m.identical());
+        return differs ? CompareCommand.EXIT_DIFFERENT : 0;
+    }
+
+    static List<Path> models(Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            throw new IllegalArgumentException(directory + ": no such directory (tests/fetch-models.sh fetches the "
+                    + "real models)");
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".tflite")).sorted().toList();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.tflitearena.session;
+
+import dev.tflitearena.graph.TensorType;
+
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Checks a caller's value against the input it is for, as {@link Session#run(Object...)} describes values,
+ * and copies it into the input's memory.
+ */
+final class InputValues {
+    private InputValues() {
+    }
+
+    static void write(Object value, TensorInfo input, List<TensorInfo> inputs, ByteBuffer target) {
+        if (value instanceof ByteBuffer buffer) {
+            if (!buffer.isDirect() || buffer.remaining() != input.bytes()) {
+                throw mismatch(input, inputs, (buffer.isDirect() ? "a direct" : "a heap") + " ByteBuffer of "
+                        + buffer.remaining() + " bytes");
+            }
+            target.put(buffer.duplicate());
+            return;
+        }
+        long length = lengthIfOfType(value, input.type());
+        if (length != input.elements()) {
+            throw mismatch(input, inputs, describe(value));
+        }
+        if (value instanceof float[] v) {
+            target.asFloatBuffer().put(v);
+        } else if (value instanceof byte[] v) {
+            target.put(v);
+        } else if (value instanceof int[] v) {
+            target.asIntBuffer().put(v);
+        } else {
+            target.asLongBuffer().put((long[]) value);
+        }
+    }
+
+    /** The array's length when it carries {@code type}'s values, else -1. */
+    private static long lengthIfOfType(Object value, TensorType type) {
+        if (type == null) {
+            return -1;
+        }
+        return switch (type) {
+            case FLOAT32 -> value instanceof float[] v ? v.length : -1;
+            case INT8, UINT8 -> value instanceof byte[] v ? v.length : -1;
+            case INT32 -> value instanceof int[] v ? v.length : -1;
+            case INT64 -> value instanceof long[] v ? v.length : -1;
+            default -> -1;
+        };
+    }
+
+    private static String describe(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value.getClass().isArray()) {
+            return value.getClass().getComponentType().getSimpleName() + "[" + Array.getLength(value) + "]";
+        }
+        return value.getClass().getSimpleName();
+    }
+
+    static IllegalArgumentException mismatch(TensorInfo input, List<TensorInfo> inputs, String got) {
+        return new IllegalArgumentException("input " + input + " got " + got + "; " + expectations(inputs));
+    }
+
+    static String expectations(List<TensorInfo> inputs) {
+        return "the model takes " + inputs.stream().map(TensorInfo::toString).collect(Collectors.joining(", "))
+                + " (a Java array of the type's values, or a direct ByteBuffer of the bytes)";
+    }
+}

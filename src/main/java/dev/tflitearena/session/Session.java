@@ -1,0 +1,116 @@
+package dev.tflitearena.session;
+
+import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.TensorAccess;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * One interpreter of a model, for one caller at a time: every method is synchronized, so {@link #close()}
+ * waits for a run in progress. Create it with {@link TfLiteModel#newSession}; serve concurrent callers with
+ * a {@link SessionPool}.
+ */
+public final class Session implements AutoCloseable {
+    private InterpreterRecipe recipe;
+    private NativeInterpreter interpreter;
+    private List<TensorInfo> inputs;
+    private List<TensorInfo> outputs;
+    private boolean closed;
+
+    Session(InterpreterRecipe recipe) {
+        use(recipe);
+    }
+
+    public synchronized List<TensorInfo> inputs() {
+        checkOpen();
+        return inputs;
+    }
+
+    public synchronized List<TensorInfo> outputs() {
+        checkOpen();
+        return outputs;
+    }
+
+    /**
+     * Runs the model on one value per input, in input order. A value is a Java array of the input's type
+     * (float[] for float32, byte[] for int8 and uint8, int[] for int32, long[] for int64) with one element per
+     * value of its shape, or a direct ByteBuffer of exactly its bytes in native byte order.
+     */
+    public synchronized Outputs run(Object... values) {
+        checkOpen();
+        if (values.length != inputs.size()) {
+            throw new IllegalArgumentException("got " + values.length + " input values; "
+                    + InputValues.expectations(inputs));
+        }
+        for (int i = 0; i < values.length; i++) {
+            InputValues.write(values[i], inputs.get(i), inputs, TensorAccess.inputData(interpreter, i));
+        }
+        interpreter.invoke();
+        ByteBuffer[] data = new ByteBuffer[outputs.size()];
+        for (int i = 0; i < data.length; i++) {
+            ByteBuffer output = TensorAccess.outputData(interpreter, i);
+            // On the Java heap: a direct copy per call would grow native memory until a GC frees it.
+            data[i] = ByteBuffer.allocate(output.remaining()).put(output).flip();
+        }
+        return new Outputs(outputs, data);
+    }
+
+    /** Runs the model on a value for every input, by name. */
+    public synchronized Outputs run(Map<String, ?> values) {
+        checkOpen();
+        List<String> unknown = new ArrayList<>(values.keySet());
+        unknown.removeAll(inputs.stream().map(TensorInfo::name).toList());
+        List<String> missing = inputs.stream().map(TensorInfo::name).filter(n -> !values.containsKey(n)).toList();
+        if (!unknown.isEmpty() || !missing.isEmpty()) {
+            throw new IllegalArgumentException("inputs unknown " + unknown + ", missing " + missing + "; "
+                    + InputValues.expectations(inputs));
+        }
+        return run(inputs.stream().map(i -> values.get(i.name())).toArray());
+    }
+
+    /** Gives an input a new shape: the session builds a new interpreter, and a Java planner plans again. */
+    public synchronized void resizeInput(int index, int... shape) {
+        checkOpen();
+        if (index < 0 || index >= inputs.size()) {
+            throw new IllegalArgumentException("no input " + index + "; " + InputValues.expectations(inputs));
+        }
+        InterpreterRecipe resized = recipe.resized(index, shape);
+        NativeInterpreter previous = interpreter;
+        use(resized);
+        previous.close();
+    }
+
+    public synchronized void resizeInput(String name, int... shape) {
+        checkOpen();
+        resizeInput(inputs.stream().filter(i -> i.name().equals(name)).mapToInt(TensorInfo::index).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no input named '" + name + "'; "
+                        + InputValues.expectations(inputs))), shape);
+    }
+
+    private void use(InterpreterRecipe next) {
+        NativeInterpreter built = next.build();
+        recipe = next;
+        interpreter = built;
+        inputs = IntStream.range(0, built.inputCount()).mapToObj(i -> TensorInfo.of(i, built.input(i))).toList();
+        outputs = IntStream.range(0, built.outputCount())
+                .mapToObj(i -> TensorInfo.of(i, TensorAccess.outputTensor(built, i))).toList();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("session is closed");
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            interpreter.close();
+        }
+    }
+}

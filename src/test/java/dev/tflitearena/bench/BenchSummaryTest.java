@@ -1,0 +1,73 @@
+package dev.tflitearena.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The summary of a small JMH JSON sample: two forks, an outlier, XNNPACK off and on, one unpaired result. */
+class BenchSummaryTest {
+    private static final String MODEL = "face_detection_short_range.tflite";
+
+    private static BenchSummary sample() throws IOException, URISyntaxException {
+        return BenchSummary.read(Path.of(BenchSummaryTest.class.getResource("jmh-sample.json").toURI()));
+    }
+
+    private static BenchSummary.Row row(BenchSummary summary, String benchmark, String variant) {
+        return summary.rows().stream().filter(r -> r.benchmark().equals(benchmark) && r.variant().equals(variant))
+                .findFirst().orElseThrow();
+    }
+
+    @Test
+    void pairsEachJavaResultWithTheNativeOneOfTheSameParameters() throws Exception {
+        BenchSummary summary = sample();
+        assertEquals(List.of("invoke", "invoke", "planning", "planning"),
+                summary.rows().stream().map(BenchSummary.Row::benchmark).toList());
+        assertTrue(summary.rows().stream().allMatch(r -> r.model().equals(MODEL)));
+        assertEquals(1, summary.unpaired(), "the set-up result has no native result in the sample");
+
+        BenchSummary.Row xnnpack = row(summary, "invoke", "planner=tflite, xnnpack=true");
+        assertEquals("nativePlanned", xnnpack.nativeMethod());
+        assertEquals("javaPlanned", xnnpack.javaMethod());
+        assertEquals(1005.0, xnnpack.nativeMedian());
+        assertEquals(995.0, xnnpack.javaMedian());
+        assertEquals(995.0 / 1005.0, xnnpack.ratio().ratio(), 1e-12);
+        assertEquals(5050.0, row(summary, "invoke", "planner=tflite, xnnpack=false").nativeMedian());
+    }
+
+    @Test
+    void takesMediansOverEveryForksIterationsSoAnOutlierDoesNotCount() throws Exception {
+        BenchSummary.Row tflite = row(sample(), "planning", "planner=tflite");
+        assertEquals("nativeArenaPlanner", tflite.nativeMethod());
+        assertEquals(30.5, tflite.nativeMedian());
+        assertEquals(61.5, tflite.javaMedian());
+        assertEquals(6, tflite.nativeIterations());
+        assertEquals(61.5 / 30.5, tflite.ratio().ratio(), 1e-12);
+        assertTrue(tflite.ratio().low() <= tflite.ratio().ratio() && tflite.ratio().ratio() <= tflite.ratio().high());
+        assertTrue(tflite.ratio().low() < tflite.ratio().high());
+        assertEquals(tflite.ratio(), row(sample(), "planning", "planner=tflite").ratio(), "the interval is reproducible");
+    }
+
+    @Test
+    void writesATablePerModelAndTheSameRowsAsJson() throws Exception {
+        BenchSummary summary = sample();
+        String markdown = summary.toMarkdown();
+        assertTrue(markdown.contains("## " + MODEL + "\n"), markdown);
+        assertTrue(markdown.contains("| planning | planner=tflite | 30.50 us/op | 61.50 us/op | 2.016 | "), markdown);
+        assertTrue(markdown.contains("- planning: `nativeArenaPlanner` against `javaPlanner`"), markdown);
+        assertTrue(markdown.contains("1 Java result(s) had no native result"), markdown);
+
+        var json = summary.toJson();
+        assertEquals(4, json.get("rows").size());
+        assertEquals(1, json.get("unpaired").asInt());
+        var first = json.get("rows").get(0);
+        assertEquals(MODEL, first.get("model").asText());
+        assertEquals(5050.0, first.get("native_median").asDouble());
+        assertTrue(first.get("ratio_low").asDouble() <= first.get("ratio").asDouble());
+    }
+}

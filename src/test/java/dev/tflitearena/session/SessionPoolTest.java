@@ -1,0 +1,111 @@
+package dev.tflitearena.session;
+
+import dev.tflitearena.TestModels;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class SessionPoolTest {
+    private static final Path MODEL = TestModels.named("face_detection_short_range.tflite");
+    private static final int THREADS = 8;
+    private static final int CALLS_PER_THREAD = 1_000;
+    /** Distinct inputs, so that a call reading another call's activations or outputs shows. */
+    private static final int INPUTS = 5;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"native", "tflite"})
+    void concurrentCallersGetTheSingleThreadedOutputs(String planner) throws Exception {
+        try (TfLiteModel model = TfLiteModel.load(MODEL)) {
+            SessionOptions options = SessionOptions.DEFAULT.withPlanner(planner);
+            List<float[]> inputs = new ArrayList<>();
+            List<float[][]> expected = new ArrayList<>();
+            try (Session single = model.newSession(options)) {
+                for (int k = 0; k < INPUTS; k++) {
+                    float[] values = SessionTest.randomInput(single.inputs().get(0), k);
+                    Outputs outputs = single.run((Object) values);
+                    inputs.add(values);
+                    expected.add(single.outputs().stream().map(o -> outputs.floats(o.index())).toArray(float[][]::new));
+                }
+            }
+            ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+            try (SessionPool pool = model.newPool(options, 4, Duration.ofSeconds(30))) {
+                List<Future<Integer>> done = new ArrayList<>();
+                for (int t = 0; t < THREADS; t++) {
+                    int thread = t;
+                    done.add(threads.submit(() -> {
+                        for (int i = 0; i < CALLS_PER_THREAD; i++) {
+                            int k = (thread + i) % INPUTS;
+                            Outputs outputs = pool.run((Object) inputs.get(k));
+                            for (int o = 0; o < expected.get(k).length; o++) {
+                                assertArrayEquals(expected.get(k)[o], outputs.floats(o), "call " + i + " of thread " + thread);
+                            }
+                        }
+                        return CALLS_PER_THREAD;
+                    }));
+                }
+                int calls = 0;
+                for (Future<Integer> f : done) {
+                    calls += f.get();
+                }
+                assertEquals(THREADS * CALLS_PER_THREAD, calls);
+            } finally {
+                threads.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aCallTimesOutWhenNoSessionIsFreeAndCloseWaitsForTheCallInFlight() throws Exception {
+        try (TfLiteModel model = TfLiteModel.load(MODEL)) {
+            SessionPool pool = model.newPool(SessionOptions.DEFAULT, 1, Duration.ofMillis(50));
+            TensorInfo input = pool.inputs().get(0);
+            float[] values = SessionTest.randomInput(input, 1);
+            CountDownLatch inCall = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            // The session reads its inputs while it holds the pool's only session: this map holds it there.
+            Map<String, Object> held = new HashMap<>(Map.of(input.name(), values)) {
+                @Override
+                public Object get(Object key) {
+                    inCall.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return super.get(key);
+                }
+            };
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                Future<Outputs> inFlight = threads.submit(() -> pool.run(held));
+                inCall.await();
+                assertThrows(TimeoutException.class, () -> pool.run((Object) values));
+                Future<?> closing = threads.submit(pool::close);
+                assertThrows(TimeoutException.class, () -> closing.get(200, TimeUnit.MILLISECONDS));
+                release.countDown();
+                closing.get(60, TimeUnit.SECONDS);
+                assertEquals(pool.outputs().get(0).elements(), inFlight.get().floats(0).length);
+                assertThrows(IllegalStateException.class, () -> pool.run((Object) values));
+            } finally {
+                threads.shutdownNow();
+            }
+        }
+    }
+}
