@@ -149,32 +149,52 @@ public final class NativeInterpreter implements AutoCloseable {
 
     /** The i-th graph input as the planners see it: name, type, shape, bytes. */
     public Tensor input(int i) {
-        int index = live().inputs().get(i);
-        return GraphSnapshot.tensor(live().tensor(index), index);
+        return GraphSnapshot.tensor(ioTensor(i, true), live().inputs().get(i));
     }
 
     /** Copies {@code data}, exactly the input's bytes, into the i-th graph input. */
     public void writeInput(int i, byte[] data) {
-        TfLiteTensor tensor = live().input_tensor(i);
+        TfLiteTensor tensor = ioTensor(i, true);
         if (data.length != tensor.bytes()) {
             throw new IllegalArgumentException(model.path() + ": input " + i + " takes " + tensor.bytes()
                     + " bytes, got " + data.length);
         }
-        dataOf(tensor, "input " + i).put(data);
+        if (data.length > 0) {
+            // A tensor of 0 bytes has no memory in TFLite: there is nothing to write.
+            dataOf(tensor, "input " + i).put(data);
+        }
     }
 
     /** A copy of the i-th graph output's bytes. */
     public byte[] readOutput(int i) {
-        TfLiteTensor tensor = live().output_tensor(i);
+        TfLiteTensor tensor = ioTensor(i, false);
         byte[] data = new byte[Math.toIntExact(tensor.bytes())];
-        dataOf(tensor, "output " + i).get(data);
+        if (data.length > 0) {
+            dataOf(tensor, "output " + i).get(data);
+        }
         return data;
+    }
+
+    /** The i-th graph input or output; a model may name the absent tensor -1 there, which has no data. */
+    private TfLiteTensor ioTensor(int i, boolean input) {
+        var list = input ? live().inputs() : live().outputs();
+        String what = (input ? "input " : "output ") + i;
+        if (i < 0 || i >= list.capacity()) {
+            throw new IllegalArgumentException(model.path() + ": there is no " + what + "; the model has "
+                    + list.capacity());
+        }
+        int index = list.get(i);
+        if (index < 0 || index >= live().tensors_size()) {
+            throw new NativeException(model.path() + ": " + what + " is tensor " + index + ", which does not exist");
+        }
+        return live().tensor(index);
     }
 
     private BytePointer dataOf(TfLiteTensor tensor, String what) {
         BytePointer raw = tensor.data().raw();
         if (raw == null || raw.isNull()) {
-            throw new IllegalStateException(model.path() + ": " + what + " has no memory; allocate tensors first");
+            throw new IllegalStateException(model.path() + ": " + what + " (" + tensor.bytes()
+                    + " bytes) has no memory: tensors are not allocated, or the tensor is not in TFLite's memory");
         }
         return raw.capacity(tensor.bytes()).limit(tensor.bytes());
     }
