@@ -22,7 +22,6 @@ import org.bytedeco.tensorflowlite.TfLiteTensor;
  * {@link InterpreterSettings}. It owns its native objects and frees them on {@link #close()}.
  */
 public final class NativeInterpreter implements AutoCloseable {
-    private static final int BUILTIN_OPERATOR_CUSTOM = 32;
 
     private final NativeModel model;
     private final InterpreterSettings settings;
@@ -73,7 +72,7 @@ public final class NativeInterpreter implements AutoCloseable {
             Subgraph subgraph = interpreter.subgraph(s);
             for (int n = 0; n < subgraph.nodes_size(); n++) {
                 TfLiteRegistration registration = subgraph.node_and_registration(n).second();
-                if (registration.builtin_code() != BUILTIN_OPERATOR_CUSTOM || registration.custom_name() == null) {
+                if (registration.builtin_code() != CustomOps.BUILTIN_OPERATOR_CUSTOM || registration.custom_name() == null) {
                     continue;
                 }
                 String op = registration.custom_name().getString();

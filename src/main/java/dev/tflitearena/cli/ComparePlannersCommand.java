@@ -6,6 +6,7 @@ import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
+import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.BufferSet;
 import dev.tflitearena.plan.MinimallocCsv;
 import dev.tflitearena.plan.PlannerTable;
@@ -102,7 +103,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
         TextTable text = new TextTable("planner", "arena_bytes", "gap", "optimal", "millis").leftAlign(0);
         if (table.nativeArenaBytes() >= 0) {
             text.add("native", String.format("%,d", table.nativeArenaBytes()),
-                    PlanCommand.percent(PlanCommand.gap(table.nativeArenaBytes(), table.lowerBound())), "", "");
+                    PlanCommand.percent(LowerBound.gap(table.nativeArenaBytes(), table.lowerBound())), "", "");
         }
         for (PlannerTable.Row row : table.rows()) {
             text.add(row.name(), String.format("%,d", row.arenaBytes()), PlanCommand.percent(row.gap(table.lowerBound())),

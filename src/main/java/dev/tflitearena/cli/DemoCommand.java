@@ -9,6 +9,7 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.models.DemoModel;
+import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Ledger;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
@@ -93,11 +94,11 @@ final class DemoCommand implements Callable<Integer> {
         for (Run run : runs) {
             long bound = run.ledger().lowerBoundBytes();
             rows.add(new HtmlReport.Row("native (" + run.name() + ")", run.nativeArenaBytes(), bound,
-                    PlanCommand.gap(run.nativeArenaBytes(), bound), false, 0, "TFLite's ArenaPlanner, measured"));
+                    LowerBound.gap(run.nativeArenaBytes(), bound), false, 0, "TFLite's ArenaPlanner, measured"));
             for (Plan plan : run.plans()) {
                 SubgraphPlan sp = plan.subgraphs().get(0);
                 rows.add(new HtmlReport.Row(plan.planner() + " (" + run.name() + ")", sp.arenaBytes(), bound,
-                        PlanCommand.gap(sp.arenaBytes(), bound), sp.provenOptimal() || sp.arenaBytes() == bound, 0, ""));
+                        LowerBound.gap(sp.arenaBytes(), bound), sp.provenOptimal() || sp.arenaBytes() == bound, 0, ""));
             }
             String svg = SvgRenderer.render(PlanPicture.of(run.graph(), tflitePlan(run)));
             Files.writeString(out.resolve("demo_" + run.name() + ".svg"), svg);

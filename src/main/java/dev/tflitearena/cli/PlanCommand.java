@@ -123,7 +123,7 @@ final class PlanCommand implements Callable<Integer> {
             s.put("arena_bytes", sp.arenaBytes());
             s.put("persistent_bytes", sp.persistentBytes());
             s.put("lower_bound_bytes", bound);
-            s.put("gap", gap(sp.arenaBytes(), bound));
+            s.put("gap", LowerBound.gap(sp.arenaBytes(), bound));
             s.put("optimal_proven", sp.provenOptimal() || sp.arenaBytes() == bound);
             ArrayNode tensors = s.putArray("tensors");
             for (Placement p : sp.placements()) {
@@ -149,7 +149,7 @@ final class PlanCommand implements Callable<Integer> {
             long bound = LowerBound.of(subgraph, graph.options());
             out.printf("subgraph %d%s: planner %s, arena %d bytes, lower bound %d, gap %s, persistent %d bytes%n",
                     sp.subgraph(), subgraph.name().isEmpty() ? "" : " (" + subgraph.name() + ")", plan.planner(),
-                    sp.arenaBytes(), bound, percent(gap(sp.arenaBytes(), bound)), sp.persistentBytes());
+                    sp.arenaBytes(), bound, percent(LowerBound.gap(sp.arenaBytes(), bound)), sp.persistentBytes());
             TextTable table = new TextTable("tensor", "arena", "offset", "bytes", "first", "last", "alias_of", "name")
                     .leftAlign(1).leftAlign(7);
             for (Placement p : sp.placements()) {
@@ -170,7 +170,7 @@ final class PlanCommand implements Callable<Integer> {
         root.put("input", input.toString());
         root.put("arena_bytes", arena);
         root.put("lower_bound_bytes", bound);
-        root.put("gap", gap(arena, bound));
+        root.put("gap", LowerBound.gap(arena, bound));
         root.put("optimal_proven", solution.provenOptimal() || arena == bound);
         ArrayNode list = root.putArray("buffers");
         for (int i = 0; i < buffers.buffers().size(); i++) {
@@ -187,7 +187,7 @@ final class PlanCommand implements Callable<Integer> {
         long arena = buffers.arenaBytes(solution.offsets());
         long bound = buffers.lowerBound();
         out.printf("%s: planner %s, %d buffers, arena %d bytes, lower bound %d, gap %s%s%n", input, name,
-                buffers.buffers().size(), arena, bound, percent(gap(arena, bound)),
+                buffers.buffers().size(), arena, bound, percent(LowerBound.gap(arena, bound)),
                 solution.provenOptimal() || arena == bound ? ", optimal" : "");
         TextTable table = new TextTable("id", "offset", "size", "first_step", "last_step");
         for (int i = 0; i < buffers.buffers().size(); i++) {
@@ -195,10 +195,6 @@ final class PlanCommand implements Callable<Integer> {
             table.add(b.id(), solution.offsets()[i], b.size(), b.first(), b.last());
         }
         table.print(out);
-    }
-
-    static double gap(long arena, long bound) {
-        return bound == 0 ? 0 : (double) arena / bound - 1;
     }
 
     static String percent(double gap) {

@@ -1,5 +1,6 @@
 package dev.tflitearena.cli;
 
+import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.PlannerTable;
 import dev.tflitearena.plan.render.HtmlReport;
 import dev.tflitearena.plan.render.PlanPicture;
@@ -44,7 +45,7 @@ final class ReportCommand implements Callable<Integer> {
         List<HtmlReport.Row> rows = new ArrayList<>();
         if (table.nativeArenaBytes() >= 0) {
             rows.add(new HtmlReport.Row("native", table.nativeArenaBytes(), table.lowerBound(),
-                    PlanCommand.gap(table.nativeArenaBytes(), table.lowerBound()), false, 0,
+                    LowerBound.gap(table.nativeArenaBytes(), table.lowerBound()), false, 0,
                     "TFLite's ArenaPlanner, as the runtime reports it (" + nativeOptions.settings().resolverName() + ")"));
         }
         List<String> svgs = new ArrayList<>();

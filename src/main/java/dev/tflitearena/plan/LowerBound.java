@@ -14,6 +14,11 @@ public final class LowerBound {
     private LowerBound() {
     }
 
+    /** How far an arena is above the lower bound: arena / bound - 1; 0 for an empty bound. */
+    public static double gap(long arenaBytes, long lowerBound) {
+        return lowerBound == 0 ? 0 : (double) arenaBytes / lowerBound - 1;
+    }
+
     /** The most bytes live at one time step, for buffers live over the inclusive steps first..last. */
     public static long of(long[] bytes, int[] first, int[] last, int steps) {
         long[] change = new long[steps + 1];

@@ -13,7 +13,7 @@ public final class PlannerTable {
     /** One planner's result; {@code plan} for a graph, {@code offsets} for a buffer set. */
     public record Row(String name, long arenaBytes, boolean provenOptimal, long millis, Plan plan, long[] offsets) {
         public double gap(long lowerBound) {
-            return lowerBound == 0 ? 0 : (double) arenaBytes / lowerBound - 1;
+            return LowerBound.gap(arenaBytes, lowerBound);
         }
     }
 

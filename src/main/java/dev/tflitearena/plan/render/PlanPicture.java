@@ -35,7 +35,7 @@ public record PlanPicture(String title, List<Panel> panels) {
 
         /** How much more the arena uses than the lower bound: arena / lower bound - 1 (0 for an empty arena). */
         public double gap() {
-            return PlanPicture.gap(arenaBytes, lowerBound);
+            return LowerBound.gap(arenaBytes, lowerBound);
         }
     }
 
@@ -127,12 +127,9 @@ public record PlanPicture(String title, List<Panel> panels) {
 
     private static String summary(long arena, long lowerBound) {
         return "arena " + Numbers.size(arena) + ", lower bound " + Numbers.size(lowerBound) + ", gap "
-                + Numbers.percent(gap(arena, lowerBound));
+                + Numbers.percent(LowerBound.gap(arena, lowerBound));
     }
 
-    private static double gap(long arena, long lowerBound) {
-        return lowerBound == 0 ? 0 : (double) arena / lowerBound - 1;
-    }
 
     /** The tensor's name, or its index where the model gives none. */
     private static String label(Tensor tensor) {
