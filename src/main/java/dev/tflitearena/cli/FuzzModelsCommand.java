@@ -2,8 +2,8 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tflitearena.fuzz.IsolatedRun;
-import dev.tflitearena.fuzz.IsolatedRun.Outcome;
+import dev.tflitearena.isolation.IsolatedRun;
+import dev.tflitearena.isolation.IsolatedRun.Outcome;
 import dev.tflitearena.fuzz.ModelFuzz;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
         description = "Hostile models: seeded mutants of the real and sample models (bit flips, truncation, a "
                 + "corrupt header, root and vtable offsets, vector lengths, huge tensor dimensions, buffer, opcode "
                 + "and tensor indices out of range). Every mutant goes through the pure-Java reader in this JVM "
-                + "('inspect'); the first --native ones also through every native step ('plan', 'compare', 'run') "
+                + "('inspect'); the first --native ones also through every native step ('plan', 'compare', 'run', "
+                + "without and with XNNPACK: what TfLiteModel.loadUntrusted checks) "
                 + "in a child JVM, where a crash cannot take this one down. Prints the count of each outcome: ok, "
                 + "refused (a clear error), failed (an unexpected exception), crashed, timed out, out of memory. "
                 + "Every mutant that is neither ok nor refused is saved to DIR with the command that reproduces "

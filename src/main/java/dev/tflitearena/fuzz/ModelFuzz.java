@@ -1,8 +1,10 @@
 package dev.tflitearena.fuzz;
 
-import dev.tflitearena.fuzz.IsolatedRun.Outcome;
 import dev.tflitearena.graph.tflite.InvalidModelException;
 import dev.tflitearena.graph.tflite.TfliteFile;
+import dev.tflitearena.isolation.IsolatedRun;
+import dev.tflitearena.isolation.IsolatedRun.Outcome;
+import dev.tflitearena.isolation.NativeProbe;
 import dev.tflitearena.models.SampleModels;
 
 import java.io.IOException;

@@ -1,8 +1,13 @@
 package dev.tflitearena.session;
 
+import dev.tflitearena.bridge.NativeException;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.isolation.IsolatedRun;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.time.Duration;
 
 /**
@@ -20,6 +25,32 @@ public final class TfLiteModel implements AutoCloseable {
     /** Loads the file after TFLite's flatbuffer verifier accepts it. */
     public static TfLiteModel load(Path path) {
         return new TfLiteModel(NativeModel.load(path));
+    }
+
+    /**
+     * Loads a model from a source not trusted: reads the file once, has a child JVM put those bytes through
+     * every native step (load, plan, allocate, invoke, with and without XNNPACK; see {@link IsolatedRun}),
+     * and loads the same bytes here only if every step succeeded. TFLite's verifier checks a model's
+     * structure, not its meaning, and a kernel can crash the process in prepare or invoke on a model it
+     * accepted. The check costs a JVM start and a few invokes; the child runs on this JVM's class path.
+     *
+     * @throws NativeException naming the outcome (refused, crashed, timed out, out of memory), the step and
+     *                         what the child reported
+     */
+    public static TfLiteModel loadUntrusted(Path path) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw new NativeException(path + ": cannot read the file: " + e.getMessage());
+        }
+        IsolatedRun.Result check = IsolatedRun.check(bytes, path.toString());
+        if (check.outcome() != IsolatedRun.Outcome.OK) {
+            throw new NativeException(path + ": the isolated check found the model unsafe to load: "
+                    + check.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " at step '"
+                    + check.stage() + "': " + check.detail());
+        }
+        return new TfLiteModel(NativeModel.fromBytes(bytes, path.toString()));
     }
 
     public Path path() {

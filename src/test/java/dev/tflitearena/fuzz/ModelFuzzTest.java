@@ -1,7 +1,8 @@
 package dev.tflitearena.fuzz;
 
 import dev.tflitearena.TestModels;
-import dev.tflitearena.fuzz.IsolatedRun.Outcome;
+import dev.tflitearena.isolation.IsolatedRun;
+import dev.tflitearena.isolation.IsolatedRun.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package dev.tflitearena.fuzz;
+package dev.tflitearena.isolation;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Native work on untrusted models, in a child JVM where a crash, a hang or exhausted memory cannot take the
  * caller down. TFLite's flatbuffer verifier checks the file's structure, not its meaning: a model that
- * verifies can still crash a kernel in prepare or invoke. So a library user who is handed a model should
- * {@link #check(Path)} it before {@code NativeModel.load}, and load only an {@link Outcome#OK} one (from a
- * private copy: a file that changes between the check and the load was not checked). Pure-Java parsing
- * ({@code TfliteFile.read}) needs no isolation: it refuses what it cannot read.
+ * verifies can still crash a kernel in prepare or invoke. So a model from an untrusted source is checked
+ * before this JVM loads it, and only an {@link Outcome#OK} one is loaded, from the very bytes checked: a
+ * file that changes between the check and the load was not checked ({@code TfLiteModel.loadUntrusted} does
+ * both). Pure-Java parsing ({@code TfliteFile.read}) needs no isolation: it refuses what it cannot read.
  *
  * <p>The child ({@link NativeProbe}) takes a batch of files, so the JVM starts once for many; when it dies
  * on one, the rest go to a new child. The child's heap is capped by {@code -Xmx} and its whole address
@@ -63,6 +63,24 @@ public final class IsolatedRun {
     /** Every native step on the file, in a child JVM under the default limits. */
     public static Result check(Path file) {
         return checkAll(List.of(file), Limits.DEFAULT).get(0);
+    }
+
+    /**
+     * Every native step on a model held in memory, in a child JVM under the default limits: the bytes go to
+     * a file of a directory only this user can read, so that what the child checks is what the caller holds.
+     * {@code name} stands for the model in the result.
+     */
+    public static Result check(byte[] model, String name) {
+        Path scratch = null;
+        try {
+            scratch = Files.createTempDirectory("isolated-check");
+            Result result = check(Files.write(scratch.resolve("model.tflite"), model));
+            return new Result(Path.of(name), result.outcome(), result.stage(), result.detail());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a private copy of " + name + " to check it", e);
+        } finally {
+            delete(scratch);
+        }
     }
 
     /** The results of the files in their order, a new child taking over after one dies. */

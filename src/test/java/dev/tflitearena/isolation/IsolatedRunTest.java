@@ -1,7 +1,9 @@
-package dev.tflitearena.fuzz;
+package dev.tflitearena.isolation;
 
 import dev.tflitearena.TestModels;
-import dev.tflitearena.fuzz.IsolatedRun.Outcome;
+import dev.tflitearena.fuzz.ModelFuzz;
+import dev.tflitearena.fuzz.ModelMutator;
+import dev.tflitearena.isolation.IsolatedRun.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package dev.tflitearena.fuzz;
+package dev.tflitearena.isolation;
 
 import dev.tflitearena.bridge.CrossCheck;
 import dev.tflitearena.bridge.DifferentialRun;
@@ -9,12 +9,13 @@ import dev.tflitearena.plan.TflitePlanner;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The child side of {@link IsolatedRun}: puts each model file through everything native the commands do
  * (load and verify, build, allocate, snapshot and both plans as {@code plan} and {@code compare} do, then
- * a Java plan handed over and an invoke beside a native-planned one, as {@code run} and a session do) and
- * reports each outcome on standard output. A crash ends this JVM, and the parent learns from the last file
+ * a Java plan handed over and an invoke beside a native-planned one, as {@code run} and a session do), with
+ * the builtin kernels and then with XNNPACK, and reports each outcome on standard output. A crash ends this JVM, and the parent learns from the last file
  * begun which model did it. Run by hand on a saved mutant to reproduce a finding.
  */
 public final class NativeProbe {
@@ -43,12 +44,17 @@ public final class NativeProbe {
     private static void probe(Path file, int i, PrintStream out) {
         report(out, "stage", i, "load");
         try (NativeModel model = NativeModel.load(file)) {
-            report(out, "stage", i, "compare");
-            CrossCheck.Result check = CrossCheck.run(model, InterpreterSettings.DEFAULT, SEED);
-            report(out, "stage", i, "run");
-            // A dynamic graph cannot take a Java plan; a second native-planned interpreter still invokes.
-            TflitePlanner planner = TflitePlanner.isDynamic(check.graph()) ? null : new TflitePlanner();
-            DifferentialRun.run(model, InterpreterSettings.DEFAULT, planner, 1, SEED, false);
+            // XNNPACK prepares a float graph in code of its own, which a hostile model can reach too.
+            for (InterpreterSettings settings : List.of(InterpreterSettings.DEFAULT,
+                    InterpreterSettings.DEFAULT.withXnnpack(true))) {
+                String resolver = settings.xnnpack() ? " (XNNPACK)" : "";
+                report(out, "stage", i, "compare" + resolver);
+                CrossCheck.Result check = CrossCheck.run(model, settings, SEED);
+                report(out, "stage", i, "run" + resolver);
+                // A dynamic graph cannot take a Java plan; a second native-planned interpreter still invokes.
+                TflitePlanner planner = TflitePlanner.isDynamic(check.graph()) ? null : new TflitePlanner();
+                DifferentialRun.run(model, settings, planner, 1, SEED, false);
+            }
         }
     }
 

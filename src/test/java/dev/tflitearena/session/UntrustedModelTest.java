@@ -1,0 +1,59 @@
+package dev.tflitearena.session;
+
+import dev.tflitearena.TestModels;
+import dev.tflitearena.bridge.NativeException;
+import dev.tflitearena.fuzz.ModelFuzz;
+import dev.tflitearena.fuzz.ModelMutator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class UntrustedModelTest {
+    /** A verified model whose DEQUANTIZE prepare crashes TFLite (see IsolatedRunTest). */
+    private static final long CRASHING_SEED = 7;
+    private static final int CRASHING_MUTANT = 509;
+
+    @Test
+    void aModelThatWouldCrashTheProcessIsRefusedWithWhatHappenedInTheChild(@TempDir Path dir) throws IOException {
+        ModelMutator.Mutant mutant = new ModelMutator(ModelFuzz.sources(TestModels.directory()), CRASHING_SEED)
+                .mutant(CRASHING_MUTANT);
+        Path crashing = Files.write(dir.resolve("crashing.tflite"), mutant.bytes());
+        NativeException refused = assertThrows(NativeException.class, () -> TfLiteModel.loadUntrusted(crashing));
+        assertTrue(refused.getMessage().startsWith(crashing + ": the isolated check found the model unsafe to load:"
+                + " crashed at step 'compare'"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("SIGSEGV"), refused.getMessage());
+    }
+
+    @Test
+    void aGoodModelLoadsFromTheBytesCheckedAndRunsAsALoadedOne() {
+        Path file = TestModels.named("face_detection_short_range.tflite");
+        try (TfLiteModel untrusted = TfLiteModel.loadUntrusted(file);
+             TfLiteModel trusted = TfLiteModel.load(file);
+             Session checked = untrusted.newSession(SessionOptions.DEFAULT.withPlanner("tflite"));
+             Session reference = trusted.newSession(SessionOptions.DEFAULT)) {
+            float[] input = SessionTest.randomInput(checked.inputs().get(0), 3);
+            Outputs got = checked.run((Object) input);
+            Outputs want = reference.run((Object) input);
+            for (TensorInfo output : checked.outputs()) {
+                assertArrayEquals(want.floats(output.index()), got.floats(output.index()));
+            }
+        }
+    }
+
+    @Test
+    void aTruncatedModelIsRefusedByTheVerifierInTheChild(@TempDir Path dir) throws IOException {
+        byte[] whole = Files.readAllBytes(TestModels.named("face_detection_short_range.tflite"));
+        Path truncated = Files.write(dir.resolve("truncated.tflite"), Arrays.copyOf(whole, 5000));
+        NativeException refused = assertThrows(NativeException.class, () -> TfLiteModel.loadUntrusted(truncated));
+        assertTrue(refused.getMessage().contains("refused at step 'load'")
+                && refused.getMessage().contains("verifier"), refused.getMessage());
+    }
+}
