@@ -181,9 +181,9 @@ final class InspectCommand implements Callable<Integer> {
     private static void putTensor(ObjectNode j, TfliteTensor t) {
         j.put("name", t.name());
         j.put("type", t.typeName());
-        putInts(j, "shape", t.shape());
+        Json.putInts(j, "shape", t.shape());
         if (t.shapeSignature() != null) {
-            putInts(j, "shape_signature", t.shapeSignature());
+            Json.putInts(j, "shape_signature", t.shapeSignature());
         }
         if (t.bytes() < 0) {
             j.putNull("bytes");
@@ -191,13 +191,6 @@ final class InspectCommand implements Callable<Integer> {
             j.put("bytes", t.bytes());
         }
         j.put("kind", kind(t));
-    }
-
-    private static void putInts(ObjectNode j, String field, int[] values) {
-        ArrayNode a = j.putArray(field);
-        for (int v : values) {
-            a.add(v);
-        }
     }
 
     private void printText(PrintWriter out, List<Row> rows, List<Totals> totals) {

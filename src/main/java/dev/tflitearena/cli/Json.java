@@ -3,6 +3,7 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The commands' {@code --json} output. */
@@ -22,6 +23,13 @@ final class Json {
             node.putNull(field);
         } else {
             node.put(field, offset);
+        }
+    }
+
+    static void putInts(ObjectNode node, String field, int[] values) {
+        ArrayNode array = node.putArray(field);
+        for (int v : values) {
+            array.add(v);
         }
     }
 

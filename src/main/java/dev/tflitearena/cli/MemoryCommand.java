@@ -2,7 +2,9 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.memory.InputShapes;
 import dev.tflitearena.memory.MemoryProfile;
+import dev.tflitearena.memory.ResizeCycle;
 import dev.tflitearena.session.SessionOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +20,8 @@ import java.util.concurrent.Callable;
         description = "The process's RSS (VmRSS) and native heap in use (glibc mallinfo2: uordblks, and hblkhd for "
                 + "blocks malloc maps on their own) before loading the model, after loading, after allocating, after "
                 + "1 invoke and after " + MemoryProfile.INVOKES + ", with the native plan and then with a Java plan; "
-                + "flags native heap growth after the first invoke. Linux with glibc only.")
+                + "flags native heap growth after the first invoke. With --resize-cycle, re-planning as the first "
+                + "input changes shape instead. Linux with glibc only.")
 final class MemoryCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL.tflite")
     Path model;
@@ -32,6 +35,21 @@ final class MemoryCommand implements Callable<Integer> {
             + "graphs to XNNPACK.")
     boolean xnnpack;
 
+    @Option(names = "--resize-cycle", paramLabel = "N", description = "Instead of the stages: per plan, a "
+            + "session that resizes its first input N times, cycling through the shapes the model accepts and "
+            + "back to its own, invoking after each resize, against a session that invokes as often at the "
+            + "model's own shape. Per step: the shape, the rw arena re-planned for it (the Java plan's size, or "
+            + "what TFLite reports of its own) and the peak RSS (VmHWM, reset before each run); the native heap "
+            + "at the end of each run. Each resize builds a new interpreter. Fails, with TFLite's reasons, if the "
+            + "model accepts no shape but its own.")
+    Integer resizeCycle;
+
+    @Option(names = "--shapes", split = ",", paramLabel = "SHAPE", description = "With --resize-cycle, the shapes "
+            + "to try, such as 1x64x64x3,1x256x256x3; those the model refuses are listed with TFLite's reason and "
+            + "left out (default: the batch doubled and quadrupled, and for a rank-4 input the height and width "
+            + "halved and doubled).")
+    List<String> shapes;
+
     @Mixin
     Output output;
 
@@ -40,8 +58,22 @@ final class MemoryCommand implements Callable<Integer> {
         SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack);
         List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner) ? List.of(nativePlan)
                 : List.of(nativePlan, nativePlan.withPlanner(planner));
+        if (resizeCycle != null) {
+            return resizeCycle(runs);
+        }
+        if (shapes != null) {
+            throw new IllegalArgumentException("--shapes is for --resize-cycle");
+        }
         List<MemoryProfile.Result> results = MemoryProfile.measure(model, runs);
         output.print(() -> toJson(results), out -> results.forEach(r -> printText(out, r)));
+        return 0;
+    }
+
+    private int resizeCycle(List<SessionOptions> runs) {
+        List<int[]> candidates = shapes == null ? null : shapes.stream().map(InputShapes::parse).toList();
+        ResizeReport report = new ResizeReport(model, xnnpack,
+                ResizeCycle.measure(model, runs, candidates, resizeCycle));
+        output.print(report::toJson, report::printText);
         return 0;
     }
 

@@ -75,7 +75,7 @@ public final class MemoryProfile {
             samples.add(sample("after loading"));
             try (Session session = loaded.newSession(options)) {
                 samples.add(sample("after allocating"));
-                Object[] inputs = session.inputs().stream().map(MemoryProfile::seeded).toArray();
+                Object[] inputs = seededInputs(session);
                 session.run(inputs);
                 samples.add(sample("after 1 invoke"));
                 for (int i = 1; i < INVOKES; i++) {
@@ -87,6 +87,11 @@ public final class MemoryProfile {
         return new Result(options, samples);
     }
 
+    /** The same seeded value for every input of the session, at the inputs' current shapes. */
+    static Object[] seededInputs(Session session) {
+        return session.inputs().stream().map(MemoryProfile::seeded).toArray();
+    }
+
     private static ByteBuffer seeded(TensorInfo input) {
         Tensor tensor = new Tensor(input.index(), input.name(), input.bytes(), null, false,
                 input.type() == null ? null : input.type().jsonName(), input.shape());
@@ -95,9 +100,14 @@ public final class MemoryProfile {
     }
 
     private static Sample sample(String stage) {
+        settle();
+        return new Sample(stage, ProcessMemory.residentBytes(), NativeHeap.usage());
+    }
+
+    /** Frees what is garbage, in Java and in malloc, so that what is measured next is what is held. */
+    static void settle() {
         collectGarbage();
         NativeHeap.trim();
-        return new Sample(stage, ProcessMemory.residentBytes(), NativeHeap.usage());
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.tflitearena.bridge.TensorAccess;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.SubgraphPlan;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -69,6 +70,15 @@ final class InterpreterRecipe {
             interpreter.close();
             throw e;
         }
+    }
+
+    /**
+     * The rw arena bytes of an interpreter this recipe built. With a Java plan TFLite's own arena holds only
+     * what the plan left to it, so the plan's size is the one that counts.
+     */
+    long arenaBytes(NativeInterpreter built) {
+        return plan == null ? built.memoryInfo().arenaBytes()
+                : plan.subgraphs().stream().mapToLong(SubgraphPlan::arenaBytes).sum();
     }
 
     private NativeInterpreter resizedInterpreter() {

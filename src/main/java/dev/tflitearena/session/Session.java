@@ -72,6 +72,16 @@ public final class Session implements AutoCloseable {
         return run(inputs.stream().map(i -> values.get(i.name())).toArray());
     }
 
+    /**
+     * Bytes of the rw arenas the interpreter runs on, summed over subgraphs: the Java plan's where there is
+     * one, else what TFLite reports of its own. Persistent arenas are left out: they hold what kernels
+     * cache, not activations, and a plan only places them.
+     */
+    public synchronized long arenaBytes() {
+        checkOpen();
+        return recipe.arenaBytes(interpreter);
+    }
+
     /** Gives an input a new shape: the session builds a new interpreter, and a Java planner plans again. */
     public synchronized void resizeInput(int index, int... shape) {
         checkOpen();

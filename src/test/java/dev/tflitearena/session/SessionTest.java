@@ -118,9 +118,13 @@ class SessionTest {
             int[] shape = session.inputs().get(0).shape();
             int[] batch = shape.clone();
             batch[0] = 2;
+            long arenaBefore = session.arenaBytes();
             session.resizeInput(session.inputs().get(0).name(), batch);
             reference.resizeInput(0, batch);
             assertArrayEquals(batch, session.inputs().get(0).shape());
+            assertTrue(session.arenaBytes() > arenaBefore, session.arenaBytes() + " after " + arenaBefore);
+            // The tflite planner is TFLite's own, re-implemented: its plan is as large as TFLite's arena.
+            assertEquals(reference.arenaBytes(), session.arenaBytes());
             float[] values = randomInput(session.inputs().get(0), 5);
             assertEquals(Arrays.toString(reference.run((Object) values).floats(0)),
                     Arrays.toString(session.run((Object) values).floats(0)));

@@ -1,0 +1,34 @@
+package dev.tflitearena.memory;
+
+/**
+ * The highest RSS of one run. Where the kernel lets VmHWM be reset that is the kernel's own mark, which
+ * catches a peak between two reads; elsewhere it is the largest VmRSS read, which can miss one.
+ */
+final class PeakRss {
+    private final boolean kernelMark;
+    private long sampled;
+
+    private PeakRss(boolean kernelMark) {
+        this.kernelMark = kernelMark;
+        this.sampled = ProcessMemory.residentBytes();
+    }
+
+    /** Starts a run's peak from the current RSS. */
+    static PeakRss start() {
+        return new PeakRss(ProcessMemory.resetPeak());
+    }
+
+    /** The peak so far. */
+    long read() {
+        if (kernelMark) {
+            return ProcessMemory.peakBytes();
+        }
+        sampled = Math.max(sampled, ProcessMemory.residentBytes());
+        return sampled;
+    }
+
+    /** How {@link #read()} measures, for the report. */
+    String source() {
+        return kernelMark ? "VmHWM" : "sampled VmRSS";
+    }
+}
