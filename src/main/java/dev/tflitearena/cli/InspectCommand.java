@@ -2,6 +2,9 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.graph.tflite.ModelDiff;
+import dev.tflitearena.graph.tflite.ModelDiff.Status;
+import dev.tflitearena.graph.tflite.SubgraphTotals;
 import dev.tflitearena.graph.tflite.TfliteFile;
 import dev.tflitearena.graph.tflite.TfliteModel;
 import dev.tflitearena.graph.tflite.TfliteSubgraph;
@@ -18,12 +21,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -35,16 +34,6 @@ import java.util.stream.Collectors;
                 + "constants, per subgraph and in all. Naive: no memory is shared, no kernel temporary counted. "
                 + "With --diff, compares two models tensor by tensor.")
 final class InspectCommand implements Callable<Integer> {
-    /** A tensor's kind. */
-    private static final String ACTIVATION = "activation";
-    private static final String CONSTANT = "constant";
-    private static final String VARIABLE = "variable";
-    /** A tensor's status when two models are compared. */
-    private static final String CHANGED = "changed";
-    private static final String UNCHANGED = "unchanged";
-    private static final String ADDED = "added";
-    private static final String REMOVED = "removed";
-
     @Parameters(paramLabel = "MODEL.tflite")
     Path model;
 
@@ -72,13 +61,13 @@ final class InspectCommand implements Callable<Integer> {
         TfliteModel a = TfliteFile.read(model);
         if (other == null) {
             List<Row> rows = bySize(a);
-            List<Totals> totals = totals(a);
+            List<SubgraphTotals> totals = SubgraphTotals.of(a);
             if (csv != null) {
                 writeCsv(tensorCsv(rows));
             }
             output.print(() -> toJson(rows, totals), out -> printText(out, rows, totals));
         } else {
-            Diff diff = Diff.of(a, TfliteFile.read(other));
+            ModelDiff diff = ModelDiff.of(a, TfliteFile.read(other));
             if (csv != null) {
                 writeCsv(diffCsv(diff));
             }
@@ -87,52 +76,8 @@ final class InspectCommand implements Callable<Integer> {
         return 0;
     }
 
-    // ---- one model
-
     /** A tensor and its subgraph. */
     private record Row(int subgraph, TfliteTensor tensor) {
-    }
-
-    /** Naive byte totals of one subgraph, or of all ({@code subgraph} -1). */
-    private record Totals(int subgraph, String name, int tensors, int operators, int activations,
-                          long activationBytes, int constants, long constantBytes, int unsized) {
-        static final Totals NONE = new Totals(-1, "", 0, 0, 0, 0, 0, 0, 0);
-
-        Totals plus(Totals o) {
-            return new Totals(-1, "", tensors + o.tensors, operators + o.operators, activations + o.activations,
-                    activationBytes + o.activationBytes, constants + o.constants, constantBytes + o.constantBytes,
-                    unsized + o.unsized);
-        }
-    }
-
-    private static List<Totals> totals(TfliteModel m) {
-        List<Totals> list = new ArrayList<>();
-        for (TfliteSubgraph s : m.subgraphs()) {
-            int activations = 0;
-            int constants = 0;
-            int unsized = 0;
-            long activationBytes = 0;
-            long constantBytes = 0;
-            for (TfliteTensor t : s.tensors()) {
-                if (t.bytes() < 0) {
-                    unsized++;
-                }
-                if (t.constant()) {
-                    constants++;
-                    constantBytes += known(t.bytes());
-                } else {
-                    activations++;
-                    activationBytes += known(t.bytes());
-                }
-            }
-            list.add(new Totals(s.index(), s.name(), s.tensors().size(), s.operators().size(), activations,
-                    activationBytes, constants, constantBytes, unsized));
-        }
-        return list;
-    }
-
-    private static Totals all(List<Totals> totals) {
-        return totals.stream().reduce(Totals.NONE, Totals::plus);
     }
 
     /** Every tensor of every subgraph, largest first, those of unknown size last; ties in file order. */
@@ -147,17 +92,17 @@ final class InspectCommand implements Callable<Integer> {
         return rows;
     }
 
-    private ObjectNode toJson(List<Row> rows, List<Totals> totals) {
+    private ObjectNode toJson(List<Row> rows, List<SubgraphTotals> totals) {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         ArrayNode subgraphs = root.putArray("subgraphs");
-        for (Totals t : totals) {
+        for (SubgraphTotals t : totals) {
             ObjectNode s = subgraphs.addObject();
             s.put("index", t.subgraph());
             s.put("name", t.name());
             putTotals(s, t);
         }
-        putTotals(root.putObject("all"), all(totals));
+        putTotals(root.putObject("all"), SubgraphTotals.sum(totals));
         ArrayNode tensors = root.putArray("tensors");
         for (Row r : rows) {
             ObjectNode j = tensors.addObject();
@@ -168,7 +113,7 @@ final class InspectCommand implements Callable<Integer> {
         return root;
     }
 
-    private static void putTotals(ObjectNode node, Totals t) {
+    private static void putTotals(ObjectNode node, SubgraphTotals t) {
         node.put("tensors", t.tensors());
         node.put("operators", t.operators());
         node.put("activations", t.activations());
@@ -190,17 +135,17 @@ final class InspectCommand implements Callable<Integer> {
         } else {
             j.put("bytes", t.bytes());
         }
-        j.put("kind", kind(t));
+        j.put("kind", t.kind());
     }
 
-    private void printText(PrintWriter out, List<Row> rows, List<Totals> totals) {
-        Totals all = all(totals);
+    private void printText(PrintWriter out, List<Row> rows, List<SubgraphTotals> totals) {
+        SubgraphTotals all = SubgraphTotals.sum(totals);
         out.printf("%s: %d subgraph%s, %d tensors, %d operators%n", model, totals.size(),
                 totals.size() == 1 ? "" : "s", all.tensors(), all.operators());
         out.println();
         TextTable table = new TextTable("subgraph", "tensors", "activations", "activation_bytes", "constants",
                 "constant_bytes", "name").leftAlign(6);
-        for (Totals t : totals) {
+        for (SubgraphTotals t : totals) {
             table.add(t.subgraph(), t.tensors(), t.activations(), t.activationBytes(), t.constants(),
                     t.constantBytes(), t.name());
         }
@@ -220,7 +165,7 @@ final class InspectCommand implements Callable<Integer> {
                 .leftAlign(3).leftAlign(4).leftAlign(5).leftAlign(6);
         for (Row r : rows.subList(0, shown)) {
             TfliteTensor t = r.tensor();
-            tensors.add(r.subgraph(), t.index(), TextTable.orDash(t.bytes()), kind(t), t.typeName(), shape(t.shape()),
+            tensors.add(r.subgraph(), t.index(), TextTable.orDash(t.bytes()), t.kind(), t.typeName(), shape(t.shape()),
                     t.name());
         }
         tensors.print(out);
@@ -242,84 +187,12 @@ final class InspectCommand implements Callable<Integer> {
         for (Row r : rows) {
             TfliteTensor t = r.tensor();
             lines.add(List.of(String.valueOf(r.subgraph()), String.valueOf(t.index()), t.name(), t.typeName(),
-                    shape(t.shape()), t.bytes() < 0 ? "" : String.valueOf(t.bytes()), kind(t)));
+                    shape(t.shape()), t.bytes() < 0 ? "" : String.valueOf(t.bytes()), t.kind()));
         }
         return lines;
     }
 
-    // ---- two models
-
-    /** A tensor's identity across two models: its subgraph, its name, and which of the tensors so named it is. */
-    private record Key(int subgraph, String name, int occurrence) {
-    }
-
-    /** One tensor of either model or both; {@code a} is null when added, {@code b} when removed. */
-    private record Change(int subgraph, String name, TfliteTensor a, TfliteTensor b) {
-        String status() {
-            if (a == null) {
-                return ADDED;
-            }
-            if (b == null) {
-                return REMOVED;
-            }
-            boolean same = a.bytes() == b.bytes() && a.type() == b.type() && Arrays.equals(a.shape(), b.shape())
-                    && kind(a).equals(kind(b));
-            return same ? UNCHANGED : CHANGED;
-        }
-
-        long difference() {
-            return (b == null ? 0 : known(b.bytes())) - (a == null ? 0 : known(a.bytes()));
-        }
-    }
-
-    /** Every tensor of two models, matched; the largest byte change first. */
-    private record Diff(List<Totals> totalsA, List<Totals> totalsB, List<Change> rows) {
-
-        static Diff of(TfliteModel a, TfliteModel b) {
-            Map<Key, TfliteTensor> inB = new LinkedHashMap<>(keyed(b));
-            List<Change> rows = new ArrayList<>();
-            keyed(a).forEach((key, t) -> rows.add(new Change(key.subgraph(), key.name(), t, inB.remove(key))));
-            inB.forEach((key, t) -> rows.add(new Change(key.subgraph(), key.name(), null, t)));
-            // Largest change first; then changes before unchanged tensors; ties keep A's order, then B's.
-            rows.sort(Comparator.comparingLong((Change c) -> -Math.abs(c.difference()))
-                    .thenComparing(c -> c.status().equals(UNCHANGED)));
-            return new Diff(totals(a), totals(b), rows);
-        }
-
-        private static Map<Key, TfliteTensor> keyed(TfliteModel m) {
-            Map<Key, TfliteTensor> map = new LinkedHashMap<>();
-            for (TfliteSubgraph s : m.subgraphs()) {
-                Map<String, Integer> seen = new HashMap<>();
-                for (TfliteTensor t : s.tensors()) {
-                    int occurrence = seen.merge(t.name(), 1, Integer::sum) - 1;
-                    map.put(new Key(s.index(), t.name(), occurrence), t);
-                }
-            }
-            return map;
-        }
-
-        List<Change> changes() {
-            return rows.stream().filter(c -> !c.status().equals(UNCHANGED)).toList();
-        }
-
-        long count(String status) {
-            return rows.stream().filter(c -> c.status().equals(status)).count();
-        }
-
-        int subgraphs() {
-            return Math.max(totalsA.size(), totalsB.size());
-        }
-
-        Totals a(int subgraph) {
-            return subgraph < totalsA.size() ? totalsA.get(subgraph) : Totals.NONE;
-        }
-
-        Totals b(int subgraph) {
-            return subgraph < totalsB.size() ? totalsB.get(subgraph) : Totals.NONE;
-        }
-    }
-
-    private ObjectNode diffJson(Diff d) {
+    private ObjectNode diffJson(ModelDiff d) {
         ObjectNode root = Json.object();
         root.put("a", model.toString());
         root.put("b", other.toString());
@@ -329,18 +202,18 @@ final class InspectCommand implements Callable<Integer> {
             j.put("index", s);
             putCompared(j, d.a(s), d.b(s));
         }
-        putCompared(root.putObject("all"), all(d.totalsA()), all(d.totalsB()));
-        root.put("matched", d.count(CHANGED) + d.count(UNCHANGED));
-        root.put("changed", d.count(CHANGED));
-        root.put("unchanged", d.count(UNCHANGED));
-        root.put("added", d.count(ADDED));
-        root.put("removed", d.count(REMOVED));
+        putCompared(root.putObject("all"), SubgraphTotals.sum(d.totalsA()), SubgraphTotals.sum(d.totalsB()));
+        root.put("matched", d.count(Status.CHANGED) + d.count(Status.UNCHANGED));
+        root.put("changed", d.count(Status.CHANGED));
+        root.put("unchanged", d.count(Status.UNCHANGED));
+        root.put("added", d.count(Status.ADDED));
+        root.put("removed", d.count(Status.REMOVED));
         ArrayNode changes = root.putArray("changes");
-        for (Change c : d.changes()) {
+        for (ModelDiff.Change c : d.changes()) {
             ObjectNode j = changes.addObject();
             j.put("subgraph", c.subgraph());
             j.put("name", c.name());
-            j.put("status", c.status());
+            j.put("status", c.status().label());
             putSide(j, "a", c.a());
             putSide(j, "b", c.b());
             j.put("difference", c.difference());
@@ -348,7 +221,7 @@ final class InspectCommand implements Callable<Integer> {
         return root;
     }
 
-    private static void putCompared(ObjectNode j, Totals a, Totals b) {
+    private static void putCompared(ObjectNode j, SubgraphTotals a, SubgraphTotals b) {
         putAbd(j.putObject("activation_bytes"), a.activationBytes(), b.activationBytes());
         putAbd(j.putObject("constant_bytes"), a.constantBytes(), b.constantBytes());
     }
@@ -369,30 +242,30 @@ final class InspectCommand implements Callable<Integer> {
         }
     }
 
-    private void printDiff(PrintWriter out, Diff d) {
-        out.printf("A: %s (%d tensors)%n", model, all(d.totalsA()).tensors());
-        out.printf("B: %s (%d tensors)%n", other, all(d.totalsB()).tensors());
+    private void printDiff(PrintWriter out, ModelDiff d) {
+        out.printf("A: %s (%d tensors)%n", model, SubgraphTotals.sum(d.totalsA()).tensors());
+        out.printf("B: %s (%d tensors)%n", other, SubgraphTotals.sum(d.totalsB()).tensors());
         out.println();
         TextTable totals = new TextTable("subgraph", "bytes", "A", "B", "difference").leftAlign(1);
         for (int s = 0; s < d.subgraphs(); s++) {
             addCompared(totals, String.valueOf(s), d.a(s), d.b(s));
         }
         if (d.subgraphs() > 1) {
-            addCompared(totals, "all", all(d.totalsA()), all(d.totalsB()));
+            addCompared(totals, "all", SubgraphTotals.sum(d.totalsA()), SubgraphTotals.sum(d.totalsB()));
         }
         totals.print(out);
         out.println();
         out.printf("tensors matched by subgraph and name: %d (%d changed, %d unchanged); %d added (in B only); "
-                        + "%d removed (in A only)%n", d.count(CHANGED) + d.count(UNCHANGED), d.count(CHANGED),
-                d.count(UNCHANGED), d.count(ADDED), d.count(REMOVED));
-        List<Change> changes = d.changes();
+                        + "%d removed (in A only)%n", d.count(Status.CHANGED) + d.count(Status.UNCHANGED), d.count(Status.CHANGED),
+                d.count(Status.UNCHANGED), d.count(Status.ADDED), d.count(Status.REMOVED));
+        List<ModelDiff.Change> changes = d.changes();
         int shown = Math.min(top, changes.size());
         out.println();
         out.printf("top %d of %d changes by bytes:%n", shown, changes.size());
         TextTable table = new TextTable("subgraph", "change", "bytes_a", "bytes_b", "difference", "type", "shape",
                 "name").leftAlign(1).leftAlign(5).leftAlign(6).leftAlign(7);
-        for (Change c : changes.subList(0, shown)) {
-            table.add(c.subgraph(), c.status(), c.a() == null ? "-" : TextTable.orDash(c.a().bytes()),
+        for (ModelDiff.Change c : changes.subList(0, shown)) {
+            table.add(c.subgraph(), c.status().label(), c.a() == null ? "-" : TextTable.orDash(c.a().bytes()),
                     c.b() == null ? "-" : TextTable.orDash(c.b().bytes()), signed(c.difference()),
                     either(c, t -> t.typeName()), either(c, t -> shape(t.shape())), c.name());
         }
@@ -400,7 +273,7 @@ final class InspectCommand implements Callable<Integer> {
         printMore(out, changes.size() - shown, "change");
     }
 
-    private static void addCompared(TextTable table, String subgraph, Totals a, Totals b) {
+    private static void addCompared(TextTable table, String subgraph, SubgraphTotals a, SubgraphTotals b) {
         table.add(subgraph, "activations", a.activationBytes(), b.activationBytes(),
                 signed(b.activationBytes() - a.activationBytes()));
         table.add(subgraph, "constants", a.constantBytes(), b.constantBytes(),
@@ -408,7 +281,7 @@ final class InspectCommand implements Callable<Integer> {
     }
 
     /** The value on the side that has the tensor, or "a -> b" when both have it and it differs. */
-    private static String either(Change c, Function<TfliteTensor, String> value) {
+    private static String either(ModelDiff.Change c, Function<TfliteTensor, String> value) {
         if (c.a() == null || c.b() == null) {
             return value.apply(c.a() == null ? c.b() : c.a());
         }
@@ -421,31 +294,21 @@ final class InspectCommand implements Callable<Integer> {
         return value > 0 ? "+" + value : Long.toString(value);
     }
 
-    private static List<List<String>> diffCsv(Diff d) {
+    private static List<List<String>> diffCsv(ModelDiff d) {
         List<List<String>> lines = new ArrayList<>();
         lines.add(List.of("subgraph", "name", "status", "type_a", "type_b", "shape_a", "shape_b", "bytes_a", "bytes_b",
                 "difference", "kind_a", "kind_b"));
-        for (Change c : d.rows()) {
+        for (ModelDiff.Change c : d.rows()) {
             TfliteTensor a = c.a();
             TfliteTensor b = c.b();
-            lines.add(List.of(String.valueOf(c.subgraph()), c.name(), c.status(),
+            lines.add(List.of(String.valueOf(c.subgraph()), c.name(), c.status().label(),
                     a == null ? "" : a.typeName(), b == null ? "" : b.typeName(),
                     a == null ? "" : shape(a.shape()), b == null ? "" : shape(b.shape()),
                     a == null || a.bytes() < 0 ? "" : String.valueOf(a.bytes()),
                     b == null || b.bytes() < 0 ? "" : String.valueOf(b.bytes()),
-                    String.valueOf(c.difference()), a == null ? "" : kind(a), b == null ? "" : kind(b)));
+                    String.valueOf(c.difference()), a == null ? "" : a.kind(), b == null ? "" : b.kind()));
         }
         return lines;
-    }
-
-    // ---- helpers
-
-    private static String kind(TfliteTensor t) {
-        return t.constant() ? CONSTANT : t.variable() ? VARIABLE : ACTIVATION;
-    }
-
-    private static long known(long bytes) {
-        return Math.max(bytes, 0);
     }
 
     /** "1x128x128x3"; "scalar" for rank 0. */
