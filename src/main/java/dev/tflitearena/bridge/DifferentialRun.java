@@ -15,13 +15,17 @@ public final class DifferentialRun {
 
     /**
      * @param planner            the Java plan's planner, or null to run a second native-planned interpreter
+     * @param invokes            the invokes run: the first difference ends the run
      * @param outputsIdentical   every output of every invoke equal, byte for byte
      * @param handover           what the Java plan took over; null for the native planner
      * @param reference          the native-planned interpreter's own arenas
      * @param candidate          the other interpreter's remaining native arenas after the invokes
+     * @param outputs            the native-planned interpreter's outputs of the last invoke, what a dump of
+     *                           the same run must reproduce; shared, not copied: treat as read-only
      */
     public record Result(String planner, InterpreterSettings settings, int invokes, boolean outputsIdentical,
-                         String firstDifference, Handover handover, MemoryInfo reference, MemoryInfo candidate) {
+                         String firstDifference, Handover handover, MemoryInfo reference, MemoryInfo candidate,
+                         byte[][] outputs) {
     }
 
     private DifferentialRun() {
@@ -56,28 +60,34 @@ public final class DifferentialRun {
                                   Handover handover, String planner, InterpreterSettings settings, int invokes,
                                   long seed) {
         String difference = null;
-        for (int i = 0; i < invokes && difference == null; i++) {
+        byte[][] outputs = new byte[0][];
+        int done = 0;
+        while (done < invokes && difference == null) {
+            int i = done++;
             if (poisoned != null) {
                 poisoned.poisonActivations(POISON);
             }
-            for (int input = 0; input < reference.inputCount(); input++) {
-                byte[] data = SeededInputs.of(reference.input(input), seed + i);
-                reference.writeInput(input, data);
-                candidate.writeInput(input, data);
-            }
+            SeededInputs.feed(seed + i, reference, candidate);
             reference.invoke();
             candidate.invoke();
-            difference = firstDifference(reference, candidate, i);
+            outputs = readOutputs(reference);
+            difference = firstDifference(outputs, candidate, i);
         }
-        return new Result(planner, settings, invokes, difference == null, difference, handover,
-                reference.memoryInfo(), candidate.memoryInfo());
+        return new Result(planner, settings, done, difference == null, difference, handover,
+                reference.memoryInfo(), candidate.memoryInfo(), outputs);
     }
 
-    private static String firstDifference(NativeInterpreter reference, NativeInterpreter candidate, int invoke) {
-        for (int output = 0; output < reference.outputCount(); output++) {
-            byte[] expected = reference.readOutput(output);
-            byte[] actual = candidate.readOutput(output);
-            int at = Arrays.mismatch(expected, actual);
+    private static byte[][] readOutputs(NativeInterpreter interpreter) {
+        byte[][] outputs = new byte[interpreter.outputCount()][];
+        for (int output = 0; output < outputs.length; output++) {
+            outputs[output] = interpreter.readOutput(output);
+        }
+        return outputs;
+    }
+
+    private static String firstDifference(byte[][] expected, NativeInterpreter candidate, int invoke) {
+        for (int output = 0; output < expected.length; output++) {
+            int at = Arrays.mismatch(expected[output], candidate.readOutput(output));
             if (at >= 0) {
                 return "invoke " + invoke + ", output " + output + " differs first at byte " + at;
             }

@@ -17,6 +17,19 @@ public final class SeededInputs {
     private SeededInputs() {
     }
 
+    /**
+     * Writes the same seeded data into every graph input of each interpreter, all built from one model: what
+     * makes their outputs comparable byte for byte.
+     */
+    public static void feed(long seed, NativeInterpreter... interpreters) {
+        for (int input = 0; input < interpreters[0].inputCount(); input++) {
+            byte[] data = of(interpreters[0].input(input), seed);
+            for (NativeInterpreter interpreter : interpreters) {
+                interpreter.writeInput(input, data);
+            }
+        }
+    }
+
     public static byte[] of(Tensor tensor, long seed) {
         if (tensor.bytes() > Integer.MAX_VALUE - 8) {
             throw new NativeException("input tensor " + tensor.index() + " '" + tensor.name() + "' has "

@@ -3,6 +3,7 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.bridge.DifferentialRun;
 import dev.tflitearena.bridge.Handover;
+import dev.tflitearena.bridge.IntermediateDump;
 import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.plan.Planners;
 import picocli.CommandLine.Command;
@@ -12,6 +13,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -20,6 +22,7 @@ import java.util.concurrent.Callable;
                 + "byte for byte. Exit status 0 only when all outputs are identical.")
 final class RunCommand implements Callable<Integer> {
     static final String NATIVE = "native";
+    private static final int SHOWN_WITHOUT_FILE = 5;
 
     @Parameters(paramLabel = "MODEL.tflite")
     Path model;
@@ -39,6 +42,27 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--poison", description = "Fill the Java arena's rw regions with 0xFF bytes before every invoke.")
     boolean poison;
 
+    @Option(names = "--dump-intermediates", paramLabel = "DIR", description = {
+            "After the run, replay its invokes on a native-planned interpreter built with preserve_all_tensors "
+                    + "and write every intermediate tensor of every subgraph, as the last invoke left it, to DIR: "
+                    + "one NumPy .npy file per tensor (sgS_tNNNNN_NAME.npy) and an index.json manifest (name, "
+                    + "type, shape, bytes, quantization, producing node, graph input/output position).",
+            "Dumped: graph inputs, graph outputs, variables and node outputs (of a loop body, its last "
+                    + "iteration). Not dumped: constants, and kernel temporaries (scratch). Listed without a file, "
+                    + "with the reason: types NumPy lacks (STRING, RESOURCE, BFLOAT16...), tensors without memory, "
+                    + "tensors whose memory another op lends and rewrites later (a WHILE body's inputs), "
+                    + "and tensors inside a delegated partition, which a delegate computes in its own buffers so "
+                    + "that TFLite's copy is garbage. With --xnnpack, TFLite 2.20 delegates node by node under "
+                    + "preserve_all_tensors, so every node output is XNNPACK's own result and is dumped.",
+            "Reports the native arena bytes with and without preserve_all_tensors (two real interpreters) and "
+                    + "the bytes written, and checks that the dumped outputs equal the run's byte for byte (exit "
+                    + "status 1 if not). DIR is created if missing and must be empty (see --force)."})
+    Path dumpDirectory;
+
+    @Option(names = "--force", description = "With --dump-intermediates, dump into a non-empty DIR: an earlier "
+            + "dump's files there (index.json, sg*_t*.npy) are deleted first, other files are left alone.")
+    boolean force;
+
 
     @Mixin
     NativeOptions nativeOptions;
@@ -49,15 +73,30 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var strategy = NATIVE.equals(planner) ? null : Planners.byName(planner);
+        if (force && dumpDirectory == null) {
+            throw new IllegalArgumentException("--force only applies to --dump-intermediates");
+        }
+        if (dumpDirectory != null) {
+            // Before the run, which may take long, rather than after it.
+            IntermediateDump.checkDirectory(dumpDirectory, force);
+        }
         DifferentialRun.Result result;
+        IntermediateDump.Result dump;
         try (NativeModel loaded = NativeModel.load(model)) {
             result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, invokes, seed, poison);
+            dump = dumpDirectory == null ? null : IntermediateDump.write(loaded, nativeOptions.settings(),
+                    result.invokes(), seed, result.outputs(), dumpDirectory, force);
         }
-        output.print(() -> toJson(result), out -> printText(out, result));
-        return result.outputsIdentical() ? 0 : CompareCommand.EXIT_DIFFERENT;
+        output.print(() -> toJson(result, dump), out -> {
+            printText(out, result);
+            if (dump != null) {
+                printDump(out, dump);
+            }
+        });
+        return result.outputsIdentical() && (dump == null || dump.outputsMatch()) ? 0 : CompareCommand.EXIT_DIFFERENT;
     }
 
-    private ObjectNode toJson(DifferentialRun.Result r) {
+    private ObjectNode toJson(DifferentialRun.Result r, IntermediateDump.Result dump) {
         Handover h = r.handover();
         ObjectNode root = Json.object();
         root.put("model", model.toString());
@@ -79,6 +118,9 @@ final class RunCommand implements Callable<Integer> {
         root.put("native_persistent_bytes_left", r.candidate().persistentBytes());
         root.put("reference_native_arena_bytes", r.reference().arenaBytes());
         root.put("reference_native_persistent_bytes", r.reference().persistentBytes());
+        if (dump != null) {
+            root.set("dump", dump.summary());
+        }
         return root;
     }
 
@@ -96,5 +138,31 @@ final class RunCommand implements Callable<Integer> {
         out.printf("%d invoke%s, seed %d%s: outputs %s%n", r.invokes(), r.invokes() == 1 ? "" : "s", seed,
                 poison ? ", Java arena poisoned before each" : "",
                 r.outputsIdentical() ? "identical" : "DIFFERENT (" + r.firstDifference() + ")");
+    }
+
+    /** What the dump wrote, what preserve_all_tensors cost, and whether the dump can be trusted. */
+    private static void printDump(PrintWriter out, IntermediateDump.Result d) {
+        out.printf("%nIntermediates in %s: %d tensors, %d .npy files and %s, %d bytes written (%d of tensor data); "
+                        + "%d kernel temporaries not dumped%n", d.directory(), d.entries().size(), d.files(),
+                IntermediateDump.MANIFEST, d.bytesWritten(), d.dataBytes(), d.temporaries());
+        List<IntermediateDump.Entry> without = d.entries().stream().filter(e -> e.file() == null).toList();
+        if (!without.isEmpty()) {
+            out.printf("%d without a file (see %s):%n", without.size(), IntermediateDump.MANIFEST);
+            without.stream().limit(SHOWN_WITHOUT_FILE).forEach(e -> out.printf("  subgraph %d, tensor %d '%s': %s%n",
+                    e.subgraph(), e.tensor().index(), e.tensor().name(), e.reason()));
+            if (without.size() > SHOWN_WITHOUT_FILE) {
+                out.printf("  ... and %d more%n", without.size() - SHOWN_WITHOUT_FILE);
+            }
+        }
+        TextTable table = new TextTable("", "normal", "preserve_all_tensors", "difference").leftAlign(0);
+        table.add("native arena bytes", d.plain().arenaBytes(), d.preserving().arenaBytes(),
+                d.preserving().arenaBytes() - d.plain().arenaBytes());
+        table.add("native persistent bytes", d.plain().persistentBytes(), d.preserving().persistentBytes(),
+                d.preserving().persistentBytes() - d.plain().persistentBytes());
+        table.print(out);
+        out.printf("preserve_all_tensors costs %d native bytes; the dump takes %d bytes on disk%n", d.extraBytes(),
+                d.bytesWritten());
+        out.println(d.outputsMatch() ? "dumped outputs equal the run's outputs byte for byte"
+                : "dumped outputs DIFFER from the run's (" + d.outputMismatch() + "): the dump is not the run's");
     }
 }
