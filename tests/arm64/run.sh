@@ -56,7 +56,8 @@ else
   java=(qemu-aarch64-static "$jre/bin/java" -XX:TieredStopAtLevel=1)
   classpath="$jar:$work/lib/*"
 fi
-run() { "${java[@]}" -cp "$classpath" dev.tflitearena.cli.Main "$@"; }
+# TFLITE_ARENA_IN_PROCESS: the commands run in this JVM, as under qemu-user no child JVM can start.
+run() { TFLITE_ARENA_IN_PROCESS=1 "${java[@]}" -cp "$classpath" dev.tflitearena.cli.Main "$@"; }
 
 echo "arm64: $(run --version) on $("${java[@]}" -XshowSettings:properties -version 2>&1 | sed -n 's/ *os.arch = //p')"
 

@@ -1,9 +1,13 @@
 package dev.tflitearena.cli;
 
+import dev.tflitearena.isolation.Supervisor;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
 
 /** The {@code tflite-arena} command line. */
 @Command(name = "tflite-arena", mixinStandardHelpOptions = true, version = "tflite-arena 0.1.0",
@@ -16,13 +20,34 @@ public final class Main {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;
 
+    /**
+     * Commands that run in this JVM: they hand no model to native code (inspect, regress), or isolate what
+     * they do themselves (fuzz-models, releases). Every other command runs in a child JVM that a crash in
+     * native code cannot take this one down with ({@link Supervisor}).
+     */
+    private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "releases");
+    /** Set (to anything) to run every command in this JVM: where no child JVM can start, say under qemu-user. */
+    static final String IN_PROCESS_VARIABLE = "TFLITE_ARENA_IN_PROCESS";
+
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(System.out, true);
-        PrintWriter err = new PrintWriter(System.err, true);
-        int status = run(out, err, args);
-        out.flush();
-        err.flush();
+        int status;
+        boolean inProcess = Supervisor.isChild() || System.getenv(IN_PROCESS_VARIABLE) != null;
+        if (!inProcess && supervised(args)) {
+            status = Supervisor.run(Main.class, List.of(args), System.out, System.err);
+        } else {
+            PrintWriter out = new PrintWriter(System.out, true);
+            PrintWriter err = new PrintWriter(System.err, true);
+            status = run(out, err, args);
+            out.flush();
+            err.flush();
+        }
         System.exit(status);
+    }
+
+    /** Whether the command line names a command that runs in a child JVM. */
+    static boolean supervised(String... args) {
+        return Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst()
+                .filter(command -> !IN_PROCESS.contains(command)).isPresent();
     }
 
     static int run(PrintWriter out, PrintWriter err, String... args) {

@@ -161,17 +161,11 @@ public final class IsolatedRun {
         long stderrMark;
         /** The last line the JVM itself printed, such as why it terminated. */
         String lastOther = "";
-        /** What the JVM's fatal error report says of the crash: the signal and the problematic frame. */
-        final StringBuilder crash = new StringBuilder();
-        private boolean frameNext;
+        final CrashReport crash = new CrashReport();
 
         Optional<Result> read(String line, List<Path> files) {
-            if (line.startsWith("#")) {
-                String text = line.substring(1).strip();
-                if (text.startsWith("SIG") || frameNext) {
-                    crash.append(crash.isEmpty() ? "" : "; ").append(text);
-                }
-                frameNext = text.startsWith("Problematic frame");
+            if (CrashReport.isReportLine(line)) {
+                crash.read(line);
                 return Optional.empty();
             }
             String[] fields = line.split("\t", 4);

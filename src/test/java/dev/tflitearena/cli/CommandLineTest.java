@@ -26,6 +26,15 @@ class CommandLineTest {
     }
 
     @Test
+    void commandsThatHandAModelToNativeCodeRunInAChildJvmTheOthersHere() {
+        assertTrue(Main.supervised("compare", "m.tflite"));
+        assertTrue(Main.supervised("--json", "run", "m.tflite"));
+        assertFalse(Main.supervised("inspect", "m.tflite"));
+        assertFalse(Main.supervised("fuzz-models"));
+        assertFalse(Main.supervised("--version"));
+    }
+
+    @Test
     void compareJsonReportsAnIdenticalPlan() throws IOException {
         String model = TestModels.named("face_detection_short_range.tflite").toString();
         Cli.Result r = run("compare", model, "--json");

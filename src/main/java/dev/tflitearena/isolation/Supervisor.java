@@ -1,0 +1,102 @@
+package dev.tflitearena.isolation;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a program's main class in a child JVM with this JVM's options and class path, and stands by: what
+ * the child prints goes on to the caller, its exit status becomes the caller's, and when native code crashes
+ * the child, the caller says so in one line instead of dying with it. TFLite's verifier checks a model's
+ * structure, not its meaning, so any command that hands a user's model to native code can meet a kernel that
+ * crashes on it; the command line runs its native commands this way.
+ *
+ * <p>The JVM prints its fatal error report to standard output, as lines starting with '#'. Such lines are
+ * held back until a line of another kind follows or the child ends well, so that a crash replaces the report
+ * with its summary; the full report stays in a file.
+ */
+public final class Supervisor {
+    /** Set in the child, so that it does the work instead of supervising another child. */
+    public static final String CHILD_PROPERTY = "tflitearena.supervised";
+    /** The caller's exit status when native code crashed the child. */
+    public static final int EXIT_CRASHED = 3;
+
+    private Supervisor() {
+    }
+
+    public static boolean isChild() {
+        return Boolean.getBoolean(CHILD_PROPERTY);
+    }
+
+    /**
+     * Runs {@code mainClass} with {@code args} in a child JVM, its standard input and error those of this
+     * process and its standard output relayed to {@code out}; returns its exit status, or
+     * {@link #EXIT_CRASHED} after telling {@code err} what crashed and where the JVM's report is.
+     */
+    public static int run(Class<?> mainClass, List<String> args, PrintStream out, PrintStream err) {
+        Path report = null;
+        try {
+            report = Files.createTempFile("tflite-arena-crash-", ".log");
+            Files.delete(report);
+            Process child = new ProcessBuilder(command(mainClass, args, report))
+                    .redirectInput(ProcessBuilder.Redirect.INHERIT)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            List<String> held = new ArrayList<>();
+            CrashReport crash = new CrashReport();
+            try (BufferedReader lines = new BufferedReader(
+                    new InputStreamReader(child.getInputStream(), Charset.defaultCharset()))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    if (CrashReport.isReportLine(line)) {
+                        held.add(line);
+                        crash.read(line);
+                    } else {
+                        held.forEach(out::println);
+                        held.clear();
+                        out.println(line);
+                    }
+                }
+            }
+            int status = child.waitFor();
+            out.flush();
+            if (!Files.exists(report)) {
+                held.forEach(out::println);
+                out.flush();
+                return status;
+            }
+            err.println("tflite-arena: native code crashed the process that ran this command"
+                    + (crash.isEmpty() ? "" : ": " + crash) + ". TFLite's verifier accepted the model, but a kernel"
+                    + " (or the runtime) fails on it; the JVM's report is " + report + ".");
+            err.flush();
+            return EXIT_CRASHED;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run the child JVM", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the child JVM ran", e);
+        }
+    }
+
+    private static List<String> command(Class<?> mainClass, List<String> args, Path report) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            // A debugger's agent would try to listen on the parent's port.
+            if (!option.startsWith("-agentlib:jdwp") && !option.startsWith("-XX:ErrorFile")) {
+                command.add(option);
+            }
+        }
+        command.addAll(List.of("-D" + CHILD_PROPERTY + "=true", "-XX:ErrorFile=" + report,
+                "-XX:-CreateCoredumpOnCrash", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        command.addAll(args);
+        return command;
+    }
+}

@@ -1,0 +1,62 @@
+package dev.tflitearena.isolation;
+
+import dev.tflitearena.TestModels;
+import dev.tflitearena.cli.Main;
+import dev.tflitearena.fuzz.ModelFuzz;
+import dev.tflitearena.fuzz.ModelMutator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SupervisorTest {
+    /** A verified model whose DEQUANTIZE prepare crashes TFLite (see IsolatedRunTest). */
+    private static final long CRASHING_SEED = 7;
+    private static final int CRASHING_MUTANT = 509;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int supervise(String... args) {
+        return Supervisor.run(Main.class, List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aCrashInNativeCodeBecomesOneLineAndAnExitStatusAndTheReportIsKept(@TempDir Path dir) throws IOException {
+        ModelMutator.Mutant mutant = new ModelMutator(ModelFuzz.sources(TestModels.directory()), CRASHING_SEED)
+                .mutant(CRASHING_MUTANT);
+        Path crashing = Files.write(dir.resolve("crashing.tflite"), mutant.bytes());
+
+        assertEquals(Supervisor.EXIT_CRASHED, supervise("compare", crashing.toString()));
+
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertTrue(message.startsWith("tflite-arena: native code crashed the process that ran this command: SIGSEGV"),
+                message);
+        Path report = Path.of(message.substring(message.lastIndexOf(" is ") + 4, message.length() - 2));
+        assertTrue(Files.readString(report).contains("SIGSEGV"), report.toString());
+        Files.delete(report);
+        assertTrue(out.toString(StandardCharsets.UTF_8).lines().noneMatch(CrashReport::isReportLine),
+                "the JVM's own report is held back: " + out);
+    }
+
+    @Test
+    void aCommandThatEndsWellPassesItsOutputAndStatusThrough() {
+        Path model = TestModels.named("face_detection_short_range.tflite");
+
+        assertEquals(0, supervise("compare", model.toString(), "--json"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("\"identical\" : true"), out.toString());
+
+        out.reset();
+        assertEquals(2, supervise("compare", "no-such.tflite"));
+    }
+}
