@@ -1,12 +1,15 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.isolation.Supervisor;
+import dev.tflitearena.memory.JvmMalloc;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /** The {@code tflite-arena} command line. */
@@ -26,6 +29,8 @@ public final class Main {
      * native code cannot take this one down with ({@link Supervisor}).
      */
     private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "releases");
+    /** JVM options of a command's child: {@code memory} takes the JVM's own mallocs out of the native heap. */
+    private static final Map<String, List<String>> CHILD_OPTIONS = Map.of("memory", List.of(JvmMalloc.OPTION));
     /** Set (to anything) to run every command in this JVM: where no child JVM can start, say under qemu-user. */
     static final String IN_PROCESS_VARIABLE = "TFLITE_ARENA_IN_PROCESS";
 
@@ -33,7 +38,8 @@ public final class Main {
         int status;
         boolean inProcess = Supervisor.isChild() || System.getenv(IN_PROCESS_VARIABLE) != null;
         if (!inProcess && supervised(args)) {
-            status = Supervisor.run(Main.class, List.of(args), System.out, System.err);
+            List<String> options = CHILD_OPTIONS.getOrDefault(command(args).orElseThrow(), List.of());
+            status = Supervisor.run(Main.class, options, List.of(args), System.out, System.err);
         } else {
             PrintWriter out = new PrintWriter(System.out, true);
             PrintWriter err = new PrintWriter(System.err, true);
@@ -46,8 +52,11 @@ public final class Main {
 
     /** Whether the command line names a command that runs in a child JVM. */
     static boolean supervised(String... args) {
-        return Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst()
-                .filter(command -> !IN_PROCESS.contains(command)).isPresent();
+        return command(args).filter(command -> !IN_PROCESS.contains(command)).isPresent();
+    }
+
+    private static Optional<String> command(String... args) {
+        return Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst();
     }
 
     static int run(PrintWriter out, PrintWriter err, String... args) {

@@ -3,6 +3,7 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.memory.InputShapes;
+import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.MemoryProfile;
 import dev.tflitearena.memory.ResizeCycle;
 import dev.tflitearena.session.SessionOptions;
@@ -20,8 +21,9 @@ import java.util.concurrent.Callable;
         description = "The process's RSS (VmRSS) and native heap in use (glibc mallinfo2: uordblks, and hblkhd for "
                 + "blocks malloc maps on their own) before loading the model, after loading, after allocating, after "
                 + "1 invoke and after " + MemoryProfile.INVOKES + ", with the native plan and then with a Java plan; "
-                + "flags native heap growth after the first invoke. With --resize-cycle, re-planning as the first "
-                + "input changes shape instead. Linux with glibc only.")
+                + "flags native heap growth after the first invoke. The command runs in a JVM with Native Memory "
+                + "Tracking, so that the JVM's own mallocs, which come and go by a megabyte, are taken out. With "
+                + "--resize-cycle, re-planning as the first input changes shape instead. Linux with glibc only.")
 final class MemoryCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL.tflite")
     Path model;
@@ -81,7 +83,6 @@ final class MemoryCommand implements Callable<Integer> {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         root.put("xnnpack", xnnpack);
-        root.put("growth_tolerance_bytes", MemoryProfile.GROWTH_TOLERANCE);
         ArrayNode runs = root.putArray("runs");
         for (MemoryProfile.Result r : results) {
             ObjectNode run = runs.addObject();
@@ -93,9 +94,16 @@ final class MemoryCommand implements Callable<Integer> {
                 sample.put("rss_bytes", s.residentBytes());
                 sample.put("heap_in_use_bytes", s.heap().inUse());
                 sample.put("heap_mapped_bytes", s.heap().mapped());
+                if (s.heap().jvm() == JvmMalloc.UNKNOWN) {
+                    sample.putNull("jvm_malloc_bytes");
+                } else {
+                    sample.put("jvm_malloc_bytes", s.heap().jvm());
+                }
+                sample.put("heap_outside_jvm_bytes", s.heap().outsideJvm());
             }
             run.put("rss_growth_after_warm_up", r.residentGrowthAfterWarmUp());
             run.put("heap_growth_after_warm_up", r.heapGrowthAfterWarmUp());
+            run.put("growth_tolerance_bytes", r.growthTolerance());
             run.put("grew", r.grew());
         }
         return root;
@@ -104,15 +112,19 @@ final class MemoryCommand implements Callable<Integer> {
     private void printText(PrintWriter out, MemoryProfile.Result r) {
         out.printf("%s, planner %s, %s%n", model, r.options().planner(),
                 r.options().xnnpack() ? "XNNPACK" : "no XNNPACK");
-        TextTable table = new TextTable("stage", "VmRSS", "+RSS", "uordblks", "hblkhd", "+heap").leftAlign(0);
+        TextTable table = new TextTable("stage", "VmRSS", "+RSS", "uordblks", "hblkhd", "JVM's", "+heap")
+                .leftAlign(0);
         MemoryProfile.Sample first = r.first();
         for (MemoryProfile.Sample s : r.samples()) {
             table.add(s.stage(), s.residentBytes(), s.residentBytes() - first.residentBytes(), s.heap().inUse(),
-                    s.heap().mapped(), s.heap().total() - first.heap().total());
+                    s.heap().mapped(), TextTable.orDash(s.heap().jvm()), s.heap().outsideJvm() - first.heap().outsideJvm());
         }
         table.print(out);
+        out.printf("+heap: uordblks + hblkhd%s, since before loading%n", r.jvmKnown()
+                ? " less the JVM's own mallocs (Native Memory Tracking)"
+                : " (the JVM's own mallocs unknown: start the JVM with " + JvmMalloc.OPTION + ")");
         out.printf("after warm-up: RSS %+d, heap %+d bytes: %s%n%n", r.residentGrowthAfterWarmUp(),
-                r.heapGrowthAfterWarmUp(), r.grew() ? "native heap GROWTH (more than " + MemoryProfile.GROWTH_TOLERANCE
-                        + " bytes)" : "no native heap growth beyond " + MemoryProfile.GROWTH_TOLERANCE + " bytes");
+                r.heapGrowthAfterWarmUp(), r.grew() ? "native heap GROWTH (more than " + r.growthTolerance()
+                        + " bytes)" : "no native heap growth beyond " + r.growthTolerance() + " bytes");
     }
 }

@@ -37,16 +37,18 @@ public final class Supervisor {
     }
 
     /**
-     * Runs {@code mainClass} with {@code args} in a child JVM, its standard input and error those of this
-     * process and its standard output relayed to {@code out}; returns its exit status, or
-     * {@link #EXIT_CRASHED} after telling {@code err} what crashed and where the JVM's report is.
+     * Runs {@code mainClass} with {@code args} in a child JVM, with this JVM's options and {@code jvmOptions},
+     * its standard input and error those of this process and its standard output relayed to {@code out};
+     * returns its exit status, or {@link #EXIT_CRASHED} after telling {@code err} what crashed and where the
+     * JVM's report is.
      */
-    public static int run(Class<?> mainClass, List<String> args, PrintStream out, PrintStream err) {
+    public static int run(Class<?> mainClass, List<String> jvmOptions, List<String> args, PrintStream out,
+                          PrintStream err) {
         Path report = null;
         try {
             report = Files.createTempFile("tflite-arena-crash-", ".log");
             Files.delete(report);
-            Process child = new ProcessBuilder(command(mainClass, args, report))
+            Process child = new ProcessBuilder(command(mainClass, jvmOptions, args, report))
                     .redirectInput(ProcessBuilder.Redirect.INHERIT)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
@@ -85,7 +87,8 @@ public final class Supervisor {
         }
     }
 
-    private static List<String> command(Class<?> mainClass, List<String> args, Path report) {
+    private static List<String> command(Class<?> mainClass, List<String> jvmOptions, List<String> args,
+                                        Path report) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -94,6 +97,7 @@ public final class Supervisor {
                 command.add(option);
             }
         }
+        command.addAll(jvmOptions);
         command.addAll(List.of("-D" + CHILD_PROPERTY + "=true", "-XX:ErrorFile=" + report,
                 "-XX:-CreateCoredumpOnCrash", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(args);

@@ -41,10 +41,16 @@ public final class NativeHeap {
      * @param inUse  bytes of chunks handed out from malloc's heaps ({@code uordblks})
      * @param mapped bytes of chunks malloc placed in their own mmap ({@code hblkhd}): large blocks, such as
      *               arenas of a megabyte, land there and are missing from {@code inUse}
+     * @param jvm    of those, the JVM's own ({@link JvmMalloc}), or {@link JvmMalloc#UNKNOWN}
      */
-    public record Usage(long inUse, long mapped) {
+    public record Usage(long inUse, long mapped, long jvm) {
         public long total() {
             return inUse + mapped;
+        }
+
+        /** What TFLite, JavaCPP and the project hold: the total less the JVM's own, where that is known. */
+        public long outsideJvm() {
+            return jvm == JvmMalloc.UNKNOWN ? total() : total() - jvm;
         }
     }
 
@@ -53,7 +59,7 @@ public final class NativeHeap {
 
     public static Usage usage() {
         MallInfo2 info = LIBC.mallinfo2();
-        return new Usage(info.uordblks, info.hblkhd);
+        return new Usage(info.uordblks, info.hblkhd, JvmMalloc.bytes());
     }
 
     /** Returns free heap memory to the system, so that the process's RSS shows what is in use, not what was. */

@@ -1,9 +1,13 @@
 package dev.tflitearena.isolation;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.TestModels;
 import dev.tflitearena.cli.Main;
 import dev.tflitearena.fuzz.ModelFuzz;
 import dev.tflitearena.fuzz.ModelMutator;
+import dev.tflitearena.memory.JvmMalloc;
+import dev.tflitearena.memory.MemoryProfile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +31,7 @@ class SupervisorTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int supervise(String... args) {
-        return Supervisor.run(Main.class, List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        return Supervisor.run(Main.class, List.of(), List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -47,6 +51,22 @@ class SupervisorTest {
         Files.delete(report);
         assertTrue(out.toString(StandardCharsets.UTF_8).lines().noneMatch(CrashReport::isReportLine),
                 "the JVM's own report is held back: " + out);
+    }
+
+    @Test
+    void theMemoryCommandsChildTakesTheJvmsOwnMallocsOut() throws IOException {
+        Path model = TestModels.named("face_detection_short_range.tflite");
+
+        assertEquals(0, Supervisor.run(Main.class, List.of(JvmMalloc.OPTION), List.of("memory", model.toString(),
+                "--planner", "native", "--json"), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+
+        JsonNode run = new ObjectMapper().readTree(out.toByteArray()).get("runs").get(0);
+        for (JsonNode sample : run.get("samples")) {
+            assertTrue(sample.get("jvm_malloc_bytes").asLong() > 0, sample.toString());
+            assertEquals(sample.get("heap_in_use_bytes").asLong() + sample.get("heap_mapped_bytes").asLong()
+                    - sample.get("jvm_malloc_bytes").asLong(), sample.get("heap_outside_jvm_bytes").asLong());
+        }
+        assertEquals(MemoryProfile.GROWTH_TOLERANCE_OUTSIDE_JVM, run.get("growth_tolerance_bytes").asLong());
     }
 
     @Test
