@@ -21,11 +21,25 @@ import java.util.stream.StreamSupport;
  * the ratio Java/native with its interval (see {@link MedianRatio}). Within a benchmark class, the reference
  * is the method whose name starts with {@code native}, run with the same parameters as far as it has them
  * (the native planner has no {@code planner} parameter, so it is the reference of every Java planner).
+ * {@link ThroughputBenchmark}'s results make a table of their own, in operations per second, each variant
+ * against the raw interpreter of the same run, with what DJL's check found.
  *
- * @param unpaired Java results with no native result to compare with, e.g. when a run included only them
+ * @param unpaired   Java results with no native result to compare with, e.g. when a run included only them
+ * @param throughput the throughput results, the raw interpreter's first for each model and XNNPACK setting
+ * @param djl        the check of DJL on each model, before it was timed; empty when DJL was not asked for
  */
-public record BenchSummary(List<Row> rows, int unpaired) {
+public record BenchSummary(List<Row> rows, int unpaired, List<Throughput> throughput, List<DjlCheck> djl) {
     static final String NATIVE_PREFIX = "native";
+    static final String THROUGHPUT = "throughput";
+    private static final String XNNPACK = "xnnpack";
+    private static final String THROUGHPUT_METHOD = "Inferences per second, summed over the callers (JMH "
+            + "throughput): one operation writes the model's seeded inputs, runs it once and copies every output "
+            + "to the Java heap. `nativeInterpreter`: one raw NativeInterpreter, one caller, the reference; "
+            + "`poolN`: a SessionPool of N sessions with N concurrent callers; `djl`: DJL's TFLite engine, a "
+            + "Predictor with a NoopTranslator, one caller. XNNPACK off is BuiltinOpResolverWithoutDefaultDelegates; "
+            + "DJL applies no XNNPACK, so it is compared with the raw interpreter XNNPACK off. Medians over every "
+            + "measured iteration of every fork; the ratio to the raw interpreter has a 95% percentile-bootstrap "
+            + "interval (" + MedianRatio.RESAMPLES + " resamples of each side's iterations).";
     private static final String METHOD = "Medians over every measured iteration of every fork (JMH average "
             + "time per operation). Java/native is the ratio of the medians; the interval is a 95% percentile "
             + "bootstrap of that ratio (" + MedianRatio.RESAMPLES + " resamples of each side's iterations).";
@@ -36,8 +50,21 @@ public record BenchSummary(List<Row> rows, int unpaired) {
                       int nativeIterations, int javaIterations) {
     }
 
+    /**
+     * One throughput variant of a model.
+     *
+     * @param toRaw the ratio of its median to the raw interpreter's, null for the raw interpreter itself or
+     *              when the run lacks it
+     */
+    public record Throughput(String model, String method, boolean xnnpack, int callers, String unit, double median,
+                             MedianRatio toRaw, int iterations) {
+        private int rank() {
+            return method.startsWith(NATIVE_PREFIX) ? 0 : method.startsWith("pool") ? 1 : 2;
+        }
+    }
+
     private record Result(String benchmark, String method, Map<String, String> params, String unit,
-                          double[] iterations) {
+                          double[] iterations, int threads) {
         boolean isNative() {
             return method.startsWith(NATIVE_PREFIX);
         }
@@ -49,11 +76,16 @@ public record BenchSummary(List<Row> rows, int unpaired) {
     }
 
     public static BenchSummary read(Path jmhJson) throws IOException {
-        return of(new ObjectMapper().readTree(jmhJson.toFile()));
+        return read(jmhJson, List.of());
     }
 
-    public static BenchSummary of(JsonNode jmhResults) {
-        List<Result> results = StreamSupport.stream(jmhResults.spliterator(), false).map(BenchSummary::result).toList();
+    public static BenchSummary read(Path jmhJson, List<DjlCheck> djl) throws IOException {
+        return of(new ObjectMapper().readTree(jmhJson.toFile()), djl);
+    }
+
+    public static BenchSummary of(JsonNode jmhResults, List<DjlCheck> djl) {
+        List<Result> all = StreamSupport.stream(jmhResults.spliterator(), false).map(BenchSummary::result).toList();
+        List<Result> results = all.stream().filter(r -> !r.benchmark.equals(THROUGHPUT)).toList();
         List<Row> rows = new ArrayList<>();
         int unpaired = 0;
         for (Result java : results) {
@@ -74,7 +106,28 @@ public record BenchSummary(List<Row> rows, int unpaired) {
                     reference.iterations.length, java.iterations.length));
         }
         rows.sort(Comparator.comparing(Row::model).thenComparing(Row::benchmark).thenComparing(Row::variant));
-        return new BenchSummary(rows, unpaired);
+        return new BenchSummary(rows, unpaired, throughput(all.stream().filter(r -> r.benchmark.equals(THROUGHPUT))
+                .toList()), djl);
+    }
+
+    /**
+     * Each throughput result against the raw interpreter's of the same model and XNNPACK setting; DJL, which
+     * has no XNNPACK parameter, runs without it.
+     */
+    private static List<Throughput> throughput(List<Result> results) {
+        List<Throughput> rows = new ArrayList<>();
+        for (Result result : results) {
+            String model = result.params.get("model");
+            String xnnpack = result.params.getOrDefault(XNNPACK, "false");
+            Result raw = results.stream().filter(r -> r.isNative() && model.equals(r.params.get("model"))
+                    && xnnpack.equals(r.params.get(XNNPACK))).findFirst().orElse(null);
+            rows.add(new Throughput(model, result.method, Boolean.parseBoolean(xnnpack), result.threads, result.unit,
+                    MedianRatio.median(result.iterations), raw == null || raw == result ? null
+                    : MedianRatio.of(result.iterations, raw.iterations), result.iterations.length));
+        }
+        rows.sort(Comparator.comparing(Throughput::model).thenComparing(Throughput::xnnpack)
+                .thenComparingInt(Throughput::rank).thenComparingInt(Throughput::callers));
+        return rows;
     }
 
     /** One JMH result: its class's short name ({@code InvokeBenchmark} as {@code invoke}), method and data. */
@@ -90,11 +143,23 @@ public record BenchSummary(List<Row> rows, int unpaired) {
         double[] iterations = StreamSupport.stream(metric.path("rawData").spliterator(), false)
                 .flatMap(fork -> StreamSupport.stream(fork.spliterator(), false))
                 .mapToDouble(JsonNode::asDouble).toArray();
-        return new Result(benchmark, method, params, metric.path("scoreUnit").asText(), iterations);
+        return new Result(benchmark, method, params, metric.path("scoreUnit").asText(), iterations,
+                node.path("threads").asInt(1));
     }
 
     public String toMarkdown() {
-        StringBuilder out = new StringBuilder("# Java against native\n\n").append(METHOD).append("\n\n");
+        StringBuilder out = new StringBuilder();
+        if (!rows.isEmpty() || unpaired > 0) {
+            appendJavaAgainstNative(out);
+        }
+        if (!throughput.isEmpty() || !djl.isEmpty()) {
+            appendThroughput(out.append(out.length() > 0 ? "\n" : ""));
+        }
+        return out.toString();
+    }
+
+    private void appendJavaAgainstNative(StringBuilder out) {
+        out.append("# Java against native\n\n").append(METHOD).append("\n\n");
         rows.stream().map(r -> "- " + r.benchmark + ": `" + r.nativeMethod + "` against `" + r.javaMethod + "`\n")
                 .distinct().forEach(out::append);
         String model = null;
@@ -113,7 +178,34 @@ public record BenchSummary(List<Row> rows, int unpaired) {
         if (unpaired > 0) {
             out.append("\n").append(unpaired).append(" Java result(s) had no native result to compare with.\n");
         }
-        return out.toString();
+    }
+
+    private void appendThroughput(StringBuilder out) {
+        out.append("# Throughput\n\n").append(THROUGHPUT_METHOD).append("\n");
+        if (!djl.isEmpty()) {
+            out.append("\nDJL, checked against the raw interpreter (XNNPACK off) on the same inputs before it was "
+                    + "timed (float outputs within ").append(String.format(Locale.ROOT, "%.0e", DjlCheck.TOLERANCE))
+                    .append(" of the largest magnitude):\n\n");
+            for (DjlCheck check : djl) {
+                out.append("- ").append(check.model()).append(": ").append(check.engine() == null ? "" : check.engine()
+                        + "; ").append(check.passed() ? String.format(Locale.ROOT, "outputs agree, largest "
+                        + "difference %.3g", check.maxDifference()) : "not timed: " + check.error()).append("\n");
+            }
+        }
+        String model = null;
+        for (Throughput t : throughput) {
+            if (!t.model.equals(model)) {
+                model = t.model;
+                out.append("\n## ").append(model).append("\n\n")
+                        .append("| variant | callers | XNNPACK | median | / raw | 95% interval | iterations |\n")
+                        .append("| --- | ---: | --- | ---: | ---: | ---: | ---: |\n");
+            }
+            out.append(String.format(Locale.ROOT, "| %s | %d | %s | %s %s | %s | %s | %d |%n", t.method, t.callers,
+                    t.xnnpack ? "on" : "off", figure(t.median), t.unit,
+                    t.toRaw == null ? "reference" : String.format(Locale.ROOT, "%.3f", t.toRaw.ratio()),
+                    t.toRaw == null ? "" : String.format(Locale.ROOT, "%.3f–%.3f", t.toRaw.low(), t.toRaw.high()),
+                    t.iterations));
+        }
     }
 
     public ObjectNode toJson() {
@@ -136,6 +228,31 @@ public record BenchSummary(List<Row> rows, int unpaired) {
             row.put("ratio_high", r.ratio.high());
             row.put("native_iterations", r.nativeIterations);
             row.put("java_iterations", r.javaIterations);
+        }
+        ArrayNode throughputRows = root.putArray(THROUGHPUT);
+        for (Throughput t : throughput) {
+            ObjectNode row = throughputRows.addObject();
+            row.put("model", t.model);
+            row.put("method", t.method);
+            row.put(XNNPACK, t.xnnpack);
+            row.put("callers", t.callers);
+            row.put("unit", t.unit);
+            row.put("median", t.median);
+            if (t.toRaw != null) {
+                row.put("ratio_to_raw", t.toRaw.ratio());
+                row.put("ratio_low", t.toRaw.low());
+                row.put("ratio_high", t.toRaw.high());
+            }
+            row.put("iterations", t.iterations);
+        }
+        ArrayNode checks = root.putArray("djl");
+        for (DjlCheck check : djl) {
+            ObjectNode row = checks.addObject();
+            row.put("model", check.model());
+            row.put("engine", check.engine());
+            row.put("passed", check.passed());
+            row.put("max_difference", check.maxDifference());
+            row.put("error", check.error());
         }
         return root;
     }

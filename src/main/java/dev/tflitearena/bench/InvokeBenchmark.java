@@ -42,7 +42,7 @@ public class InvokeBenchmark {
         public void handOver(NativePlanned prepared, PlannerParam planner) {
             interpreter = prepared.build();
             planner.handOver(prepared.interpreter, interpreter);
-            PreparedModel.feed(interpreter);
+            prepared.feed(interpreter);
         }
 
         @TearDown(Level.Trial)

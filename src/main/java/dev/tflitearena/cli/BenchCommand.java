@@ -2,6 +2,7 @@ package dev.tflitearena.cli;
 
 import dev.tflitearena.bench.BenchSuite;
 import dev.tflitearena.bench.BenchSummary;
+import dev.tflitearena.bench.DjlCheck;
 import dev.tflitearena.plan.Planners;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,11 +21,18 @@ import java.util.concurrent.Callable;
                 + "and invoke latency of a native-planned against a Java-planned interpreter, XNNPACK off and on. "
                 + "Writes JMH's JSON (DIR/results.json) and a table per model of medians and ratios Java/native "
                 + "with 95%% intervals (DIR/summary.md, DIR/summary.json), and prints the table. A full run takes "
-                + "about 15 minutes on 2 cores.")
+                + "about 15 minutes on 2 cores. With --throughput, the throughput benchmark instead.")
 final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Run every benchmark once, briefly, to prove that it runs: the figures "
             + "mean nothing.")
     boolean quick;
+
+    @Option(names = "--throughput", description = "Run the throughput benchmark instead of the suite: inferences "
+            + "per second of a SessionPool with 1, 2 and 4 callers (a session each), of one raw interpreter and of "
+            + "DJL's TFLite engine, on the same inputs, XNNPACK off and on for ours. DJL is timed only once its "
+            + "outputs agree with ours on every model; otherwise the table gives its error. --include filters "
+            + "within it.")
+    boolean throughput;
 
     @Option(names = "--out", defaultValue = "target/bench", paramLabel = "DIR",
             description = "Where the results go (default: ${DEFAULT-VALUE}).")
@@ -66,8 +74,9 @@ final class BenchCommand implements Callable<Integer> {
         planners.forEach(Planners::byName);
         Files.createDirectories(out);
         Path results = out.resolve("results.json");
-        new BenchSuite(quick, models, modelsDirectory, planners, include, forks, results).run();
-        BenchSummary summary = BenchSummary.read(results);
+        List<DjlCheck> djl = new BenchSuite(quick, throughput, models, modelsDirectory, planners, include, forks,
+                results).run();
+        BenchSummary summary = BenchSummary.read(results, djl);
         String table = summary.toMarkdown();
         Files.writeString(out.resolve("summary.md"), table);
         Files.writeString(out.resolve("summary.json"), Json.print(summary.toJson()) + "\n");

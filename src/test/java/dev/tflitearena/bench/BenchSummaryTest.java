@@ -70,4 +70,38 @@ class BenchSummaryTest {
         assertEquals(5050.0, first.get("native_median").asDouble());
         assertTrue(first.get("ratio_low").asDouble() <= first.get("ratio").asDouble());
     }
+
+    @Test
+    void comparesEachThroughputVariantWithTheRawInterpreterOfItsXnnpackSettingAndShowsDjlsCheck() throws Exception {
+        List<DjlCheck> djl = List.of(new DjlCheck(MODEL, "DJL 0.27.0, TFLite 2.6.2", 0, null),
+                new DjlCheck("other.tflite", null, Double.NaN, "java.lang.UnsatisfiedLinkError: no library"));
+        BenchSummary summary = BenchSummary.read(Path.of(BenchSummaryTest.class
+                .getResource("jmh-throughput-sample.json").toURI()), djl);
+        assertTrue(summary.rows().isEmpty(), "throughput results are not Java against native");
+        assertEquals(List.of("nativeInterpreter/false", "pool2/false", "djl/false", "nativeInterpreter/true",
+                "pool1/true"), summary.throughput().stream().map(t -> t.method() + "/" + t.xnnpack()).toList());
+
+        BenchSummary.Throughput raw = summary.throughput().get(0);
+        assertEquals(100.0, raw.median());
+        assertEquals(null, raw.toRaw(), "the raw interpreter is the reference");
+        BenchSummary.Throughput pool2 = summary.throughput().get(1);
+        assertEquals(2, pool2.callers());
+        assertEquals(185.0 / 100.0, pool2.toRaw().ratio(), 1e-12);
+        assertEquals(91.0 / 100.0, summary.throughput().get(2).toRaw().ratio(), 1e-12,
+                "DJL, without XNNPACK, against the raw interpreter without it");
+        assertEquals(392.5 / 405.0, summary.throughput().get(4).toRaw().ratio(), 1e-12);
+
+        String markdown = summary.toMarkdown();
+        assertTrue(!markdown.contains("# Java against native"), markdown);
+        assertTrue(markdown.contains("| pool2 | 2 | off | 185.0 ops/s | 1.850 | "), markdown);
+        assertTrue(markdown.contains("| nativeInterpreter | 1 | on | 405.0 ops/s | reference |  | 2 |"), markdown);
+        assertTrue(markdown.contains("- " + MODEL + ": DJL 0.27.0, TFLite 2.6.2; outputs agree"), markdown);
+        assertTrue(markdown.contains("- other.tflite: not timed: java.lang.UnsatisfiedLinkError: no library"),
+                markdown);
+
+        var json = summary.toJson();
+        assertEquals(5, json.get("throughput").size());
+        assertTrue(json.get("throughput").get(0).path("ratio_to_raw").isMissingNode());
+        assertEquals("java.lang.UnsatisfiedLinkError: no library", json.get("djl").get(1).get("error").asText());
+    }
 }
