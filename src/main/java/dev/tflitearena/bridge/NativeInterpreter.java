@@ -192,8 +192,15 @@ public final class NativeInterpreter implements AutoCloseable {
     private BytePointer dataOf(TfLiteTensor tensor, String what) {
         BytePointer raw = tensor.data().raw();
         if (raw == null || raw.isNull()) {
-            throw new IllegalStateException(model.path() + ": " + what + " (" + tensor.bytes()
-                    + " bytes) has no memory: tensors are not allocated, or the tensor is not in TFLite's memory");
+            if (!allocated) {
+                throw new IllegalStateException(model.path() + ": " + what + " has no memory yet: allocate tensors"
+                        + " first");
+            }
+            // TFLite accepted the model and allocated, yet left this tensor without memory: the model's fault.
+            throw new NativeException(model.path() + ": " + what + " (" + tensor.bytes() + " bytes, allocation "
+                    + NativeTensors.allocation(tensor.allocation_type()).jsonName() + ") has no memory after "
+                    + "AllocateTensors: TFLite left it unallocated (no operator uses it, or it is dynamic and was "
+                    + "never sized)");
         }
         return raw.capacity(tensor.bytes()).limit(tensor.bytes());
     }
