@@ -11,6 +11,7 @@ import com.sun.jna.Structure;
  */
 public final class NativeHeap {
     private static final C LIBC = Native.load("c", C.class);
+    private static final int STEADY_ATTEMPTS = 5;
 
     /** glibc's struct mallinfo2, every field a size_t, in declaration order. */
     @Structure.FieldOrder({"arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
@@ -58,8 +59,16 @@ public final class NativeHeap {
     }
 
     public static Usage usage() {
-        MallInfo2 info = LIBC.mallinfo2();
-        return new Usage(info.uordblks, info.hblkhd, JvmMalloc.bytes());
+        // The JVM mallocs and frees on threads of its own meanwhile (its compilers, the collector): a reading
+        // counts when the JVM's share was the same just before and just after it.
+        for (int attempt = 1; ; attempt++) {
+            long before = JvmMalloc.bytes();
+            MallInfo2 info = LIBC.mallinfo2();
+            long after = JvmMalloc.bytes();
+            if (before == after || attempt == STEADY_ATTEMPTS) {
+                return new Usage(info.uordblks, info.hblkhd, after);
+            }
+        }
     }
 
     /** Returns free heap memory to the system, so that the process's RSS shows what is in use, not what was. */
