@@ -3,6 +3,7 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.memory.InputShapes;
+import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.ResizeCycle;
 import dev.tflitearena.memory.ResizeProbe;
 
@@ -48,9 +49,12 @@ final class ResizeReport {
 
     private static void runJson(ObjectNode node, ResizeCycle.Run run) {
         node.put("peak_source", run.peakSource());
+        node.put("start_rss_bytes", run.startBytes());
         node.put("peak_rss_bytes", run.peakBytes());
+        node.put("peak_rss_rise_bytes", run.peakRiseBytes());
         node.put("heap_in_use_bytes", run.heapAtEnd().inUse());
         node.put("heap_mapped_bytes", run.heapAtEnd().mapped());
+        node.put("heap_outside_jvm_bytes", run.heapAtEnd().outsideJvm());
         ArrayNode steps = node.putArray("steps");
         for (ResizeCycle.Step s : run.steps()) {
             ObjectNode step = steps.addObject();
@@ -75,10 +79,12 @@ final class ResizeReport {
             addSteps(table, "fixed", m.fixed());
             addSteps(table, "resized", m.resized());
             table.print(out);
-            out.printf("peak RSS: fixed %d, resized %d (%+d); native heap at the end (uordblks + hblkhd): "
-                            + "fixed %d, resized %d (%+d)%n%n", m.fixed().peakBytes(), m.resized().peakBytes(),
-                    m.resized().peakBytes() - m.fixed().peakBytes(), m.fixed().heapAtEnd().total(),
-                    m.resized().heapAtEnd().total(), m.resized().heapAtEnd().total() - m.fixed().heapAtEnd().total());
+            out.printf("peak RSS above the run's start: fixed %d, resized %d (%+d); native heap at the end%s: "
+                            + "fixed %d, resized %d (%+d)%n%n", m.fixed().peakRiseBytes(), m.resized().peakRiseBytes(),
+                    m.resized().peakRiseBytes() - m.fixed().peakRiseBytes(),
+                    m.fixed().heapAtEnd().jvm() == JvmMalloc.UNKNOWN ? " (uordblks + hblkhd)" : " (less the JVM's own)",
+                    m.fixed().heapAtEnd().outsideJvm(), m.resized().heapAtEnd().outsideJvm(),
+                    m.resized().heapAtEnd().outsideJvm() - m.fixed().heapAtEnd().outsideJvm());
         }
     }
 

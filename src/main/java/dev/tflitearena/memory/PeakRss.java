@@ -6,11 +6,13 @@ package dev.tflitearena.memory;
  */
 final class PeakRss {
     private final boolean kernelMark;
+    private final long start;
     private long sampled;
 
     private PeakRss(boolean kernelMark) {
         this.kernelMark = kernelMark;
-        this.sampled = ProcessMemory.residentBytes();
+        this.start = ProcessMemory.residentBytes();
+        this.sampled = start;
     }
 
     /** Starts a run's peak from the current RSS. */
@@ -25,6 +27,11 @@ final class PeakRss {
         }
         sampled = Math.max(sampled, ProcessMemory.residentBytes());
         return sampled;
+    }
+
+    /** The RSS the run started from: runs of one process start higher as the JVM grows. */
+    long startBytes() {
+        return start;
     }
 
     /** How {@link #read()} measures, for the report. */

@@ -20,11 +20,22 @@ public final class ResizeCycle {
     public record Step(int step, int[] shape, long arenaBytes, long peakBytes) {
     }
 
-    /** One session's steps, how their peaks were read, and the native heap with the session still open. */
-    public record Run(List<Step> steps, String peakSource, NativeHeap.Usage heapAtEnd) {
+    /**
+     * One session's steps, how their peaks were read, the RSS the run started from and the native heap with
+     * the session still open.
+     */
+    public record Run(List<Step> steps, String peakSource, long startBytes, NativeHeap.Usage heapAtEnd) {
         /** The peak over the whole run: the mark only rises. */
         public long peakBytes() {
             return steps.get(steps.size() - 1).peakBytes();
+        }
+
+        /**
+         * How far the peak rose above the run's start: what the run itself cost, comparable between runs
+         * where the peaks are not, as each run of one JVM starts from what the runs before left resident.
+         */
+        public long peakRiseBytes() {
+            return peakBytes() - startBytes;
         }
     }
 
@@ -91,7 +102,7 @@ public final class ResizeCycle {
                 steps.add(new Step(k, session.inputs().get(0).shape(), session.arenaBytes(), peak.read()));
             }
             MemoryProfile.settle();
-            return new Run(steps, peak.source(), NativeHeap.usage());
+            return new Run(steps, peak.source(), peak.startBytes(), NativeHeap.usage());
         }
     }
 }

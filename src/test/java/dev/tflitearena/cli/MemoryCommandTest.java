@@ -112,6 +112,7 @@ class MemoryCommandTest {
                     JsonNode steps = node.get("steps");
                     long last = steps.get(steps.size() - 1).get("peak_rss_bytes").asLong();
                     assertEquals(last, node.get("peak_rss_bytes").asLong());
+                    assertEquals(last - node.get("start_rss_bytes").asLong(), node.get("peak_rss_rise_bytes").asLong());
                     for (int k = 1; k < steps.size(); k++) {
                         // A high-water mark, reset only before the run: it never falls within one.
                         assertTrue(steps.get(k).get("peak_rss_bytes").asLong()
@@ -159,7 +160,7 @@ class MemoryCommandTest {
         for (String planner : List.of("native", "best-of")) {
             assertTrue(text.contains("planner " + planner), text);
         }
-        assertEquals(2, text.split("peak RSS: fixed", -1).length - 1, text);
+        assertEquals(2, text.split("peak RSS above the run's start: fixed", -1).length - 1, text);
         assertTrue(text.contains("resized     1  1x64x64x3"), text);
         assertTrue(text.contains("resized     2  1x128x128x3"), text);
     }
