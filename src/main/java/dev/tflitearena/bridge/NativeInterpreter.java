@@ -55,7 +55,8 @@ public final class NativeInterpreter implements AutoCloseable {
             if (settings.threads() != InterpreterSettings.DEFAULT_THREADS) {
                 TfLiteStatus.check(builder.SetNumThreads(settings.threads()), model.path() + ": SetNumThreads");
             }
-            TfLiteStatus.check(builder.apply(interpreter), model.path() + ": InterpreterBuilder");
+            String what = model.path() + ": InterpreterBuilder";
+            TfLiteStatus.check(TfLiteStatus.call(() -> builder.apply(interpreter), what), what);
             if (interpreter.isNull()) {
                 throw new NativeException(model.path() + ": InterpreterBuilder produced no interpreter");
             }
@@ -96,7 +97,8 @@ public final class NativeInterpreter implements AutoCloseable {
 
     /** Prepares every op and lets the native planner place the tensors. */
     public void allocateTensors() {
-        TfLiteStatus.check(live().AllocateTensors(), model.path() + ": AllocateTensors");
+        String what = model.path() + ": AllocateTensors";
+        TfLiteStatus.check(TfLiteStatus.call(live()::AllocateTensors, what), what);
         allocated = true;
     }
 
@@ -119,12 +121,13 @@ public final class NativeInterpreter implements AutoCloseable {
         javaArena.retain();
         arena = javaArena;
         handovers = PlanHandover.install(live, javaArena);
-        int status = live.AllocateTensors();
+        String what = model.path() + ": AllocateTensors with the Java plan";
+        int status = TfLiteStatus.call(live::AllocateTensors, what);
         allocated = true;
         for (PlanHandover handover : handovers) {
             handover.rethrowFailure();
         }
-        TfLiteStatus.check(status, model.path() + ": AllocateTensors with the Java plan");
+        TfLiteStatus.check(status, what);
         int tensors = 0;
         for (PlanHandover handover : handovers) {
             tensors += handover.finish();
@@ -135,7 +138,8 @@ public final class NativeInterpreter implements AutoCloseable {
     }
 
     public void invoke() {
-        TfLiteStatus.check(live().Invoke(), model.path() + ": Invoke");
+        String what = model.path() + ": Invoke";
+        TfLiteStatus.check(TfLiteStatus.call(live()::Invoke, what), what);
     }
 
     public int inputCount() {

@@ -27,8 +27,8 @@ public final class TensorAccess {
      */
     public static void resizeInput(NativeInterpreter interpreter, int i, int[] shape) {
         int index = interpreter.live().inputs().get(i);
-        TfLiteStatus.check(interpreter.live().ResizeInputTensor(index, shape),
-                interpreter.model().path() + ": ResizeInputTensor of input " + i);
+        String what = interpreter.model().path() + ": ResizeInputTensor of input " + i;
+        TfLiteStatus.check(TfLiteStatus.call(() -> interpreter.live().ResizeInputTensor(index, shape), what), what);
     }
 
     /** The i-th graph input's memory, in native byte order; valid until the interpreter closes. */

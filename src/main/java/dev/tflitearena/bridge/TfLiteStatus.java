@@ -1,10 +1,29 @@
 package dev.tflitearena.bridge;
 
+import java.util.function.IntSupplier;
+
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteOk;
 
 /** Checks the {@code TfLiteStatus} every native call returns. */
 final class TfLiteStatus {
     private TfLiteStatus() {
+    }
+
+    /**
+     * Makes a native call that may throw a C++ exception, which JavaCPP hands over as a bare RuntimeException
+     * whose message is the exception's what(): std::bad_alloc when a model's sizes exhaust memory.
+     */
+    static int call(IntSupplier call, String what) {
+        try {
+            return call.getAsInt();
+        } catch (RuntimeException e) {
+            if (e instanceof NativeException) {
+                throw e;
+            }
+            String message = String.valueOf(e.getMessage());
+            throw new NativeException(what + " threw " + message + (message.contains("bad_alloc")
+                    ? ": TFLite ran out of memory, as the model's tensors are too large to allocate" : ""));
+        }
     }
 
     static void check(int status, String what) {
