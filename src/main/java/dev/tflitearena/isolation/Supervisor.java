@@ -19,15 +19,17 @@ import java.util.List;
  * structure, not its meaning, so any command that hands a user's model to native code can meet a kernel that
  * crashes on it; the command line runs its native commands this way.
  *
- * <p>The JVM prints its fatal error report to standard output, as lines starting with '#'. Such lines are
- * held back until a line of another kind follows or the child ends well, so that a crash replaces the report
- * with its summary; the full report stays in a file.
+ * <p>The JVM prints its fatal error report to standard output: a line "#", then "# A fatal error has been
+ * detected…" and more lines starting with '#'. From that opening on, the child's output is held back, so that
+ * a crash replaces the report with its summary (the full report stays in a file); a lone "#" that opens no
+ * report passes on with the line after it.
  */
 public final class Supervisor {
     /** Set in the child, so that it does the work instead of supervising another child. */
     public static final String CHILD_PROPERTY = "tflitearena.supervised";
     /** The caller's exit status when native code crashed the child. */
     public static final int EXIT_CRASHED = 3;
+    private static final String REPORT_OPENING = "# A fatal error has been detected";
 
     private Supervisor() {
     }
@@ -56,13 +58,21 @@ public final class Supervisor {
             CrashReport crash = new CrashReport();
             try (BufferedReader lines = new BufferedReader(
                     new InputStreamReader(child.getInputStream(), Charset.defaultCharset()))) {
+                boolean inReport = false;
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    if (CrashReport.isReportLine(line)) {
+                    if (inReport || (held.size() == 1 && line.startsWith(REPORT_OPENING))) {
+                        inReport = true;
                         held.add(line);
-                        crash.read(line);
+                        if (CrashReport.isReportLine(line)) {
+                            crash.read(line);
+                        }
+                        continue;
+                    }
+                    held.forEach(out::println);
+                    held.clear();
+                    if (line.equals("#")) {
+                        held.add(line);
                     } else {
-                        held.forEach(out::println);
-                        held.clear();
                         out.println(line);
                     }
                 }
