@@ -36,9 +36,9 @@ import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteAffineQua
 /**
  * Every intermediate tensor of a run, written to a directory as NumPy files with an {@code index.json}
  * manifest. An interpreter built with {@code preserve_all_tensors} replays the run's seeded invokes: only then
- * does every activation keep its own memory until the end, instead of being overwritten by a later one. A
- * second interpreter without the option replays them too, so that what the option costs is measured, not
- * computed. The dump is trusted only if its graph outputs, read back from the files, equal the run's.
+ * does every activation keep its own memory until the end, instead of being overwritten by a later one. What
+ * the option costs is measured, not computed: against the run's own native-planned interpreter, or one that
+ * replays the run without the option where the run had it. The dump is trusted only if its graph outputs, read back from the files, equal the run's.
  *
  * <p>Dumped: the graph inputs, graph outputs, variables and node outputs of every subgraph, as they hold after
  * the last invoke (a control-flow body's, its last iteration). Not dumped: constants, and kernel temporaries,
@@ -140,35 +140,52 @@ public final class IntermediateDump {
     }
 
     /**
-     * Replays {@code invokes} invokes with the seeds {@code seed}, {@code seed + 1}, ... as the run did, and
-     * dumps what the last one left.
-     *
-     * @param runOutputs the run's outputs of its last invoke, which the dumped outputs must equal
+     * Replays the run's invokes, with the seeds {@code seed}, {@code seed + 1}, ... as it did, and dumps what
+     * the last one left.
      */
-    public static Result write(NativeModel model, InterpreterSettings settings, int invokes, long seed,
-                               byte[][] runOutputs, Path directory, boolean force) {
+    public static Result write(NativeModel model, DifferentialRun.Result run, long seed, Path directory,
+                               boolean force) {
         checkDirectory(directory, force);
-        try (NativeInterpreter preserving = NativeInterpreter.build(model, settings.withPreserveAllTensors(true));
-             NativeInterpreter plain = NativeInterpreter.build(model, settings.withPreserveAllTensors(false))) {
-            preserving.allocateTensors();
-            plain.allocateTensors();
-            for (int i = 0; i < invokes; i++) {
-                SeededInputs.feed(seed + i, preserving, plain);
-                preserving.invoke();
-                plain.invoke();
-            }
-            // Measured after the invokes: dynamic tensors and control flow may grow the arenas during invoke.
-            MemoryInfo plainMemory = plain.memoryInfo();
-            plain.close();
+        InterpreterSettings settings = run.settings();
+        // The run's native-planned interpreter did the same invokes without the option, unless the run itself
+        // preserved all tensors. Measured after the invokes: dynamic tensors and control flow may grow the
+        // arenas during invoke.
+        MemoryInfo plainMemory = settings.preserveAllTensors()
+                ? replayedMemory(model, settings.withPreserveAllTensors(false), run.invokes(), seed)
+                : run.reference();
+        try (NativeInterpreter preserving = replay(model, settings.withPreserveAllTensors(true), run.invokes(), seed)) {
             prepareDirectory(directory, force);
-            ObjectNode run = MAPPER.createObjectNode();
-            run.put("model", model.path().toString());
-            run.put("resolver", settings.resolverName());
-            run.put("invokes", invokes);
-            run.put("first_seed", seed);
-            return new Writer(preserving, directory, run).write(plainMemory, runOutputs);
+            ObjectNode manifest = MAPPER.createObjectNode();
+            manifest.put("model", model.path().toString());
+            manifest.put("resolver", settings.resolverName());
+            manifest.put("invokes", run.invokes());
+            manifest.put("first_seed", seed);
+            return new Writer(preserving, directory, manifest).write(plainMemory, run.outputs());
         } catch (IOException e) {
             throw new UncheckedIOException(directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static MemoryInfo replayedMemory(NativeModel model, InterpreterSettings settings, int invokes,
+                                             long seed) {
+        try (NativeInterpreter interpreter = replay(model, settings, invokes, seed)) {
+            return interpreter.memoryInfo();
+        }
+    }
+
+    /** A native-planned interpreter after the run's invokes; the caller closes it. */
+    private static NativeInterpreter replay(NativeModel model, InterpreterSettings settings, int invokes, long seed) {
+        NativeInterpreter interpreter = NativeInterpreter.build(model, settings);
+        try {
+            interpreter.allocateTensors();
+            for (int i = 0; i < invokes; i++) {
+                SeededInputs.feed(seed + i, interpreter);
+                interpreter.invoke();
+            }
+            return interpreter;
+        } catch (RuntimeException e) {
+            interpreter.close();
+            throw e;
         }
     }
 

@@ -17,9 +17,6 @@ final class TfLiteStatus {
         try {
             return call.getAsInt();
         } catch (RuntimeException e) {
-            if (e instanceof NativeException) {
-                throw e;
-            }
             String message = String.valueOf(e.getMessage());
             throw new NativeException(what + " threw " + message + (message.contains("bad_alloc")
                     ? ": TFLite ran out of memory, as the model's tensors are too large to allocate" : ""));

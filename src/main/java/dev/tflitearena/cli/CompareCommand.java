@@ -30,7 +30,6 @@ final class CompareCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL.tflite")
     Path model;
 
-
     @Option(names = "--seed", defaultValue = "1", paramLabel = "S",
             description = "Seed of the inputs a graph with dynamic-shape ops is run on once before comparing "
                     + "(default: ${DEFAULT-VALUE}).")

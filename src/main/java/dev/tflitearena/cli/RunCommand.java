@@ -63,7 +63,6 @@ final class RunCommand implements Callable<Integer> {
             + "dump's files there (index.json, sg*_t*.npy) are deleted first, other files are left alone.")
     boolean force;
 
-
     @Mixin
     NativeOptions nativeOptions;
 
@@ -84,8 +83,7 @@ final class RunCommand implements Callable<Integer> {
         IntermediateDump.Result dump;
         try (NativeModel loaded = NativeModel.load(model)) {
             result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, invokes, seed, poison);
-            dump = dumpDirectory == null ? null : IntermediateDump.write(loaded, nativeOptions.settings(),
-                    result.invokes(), seed, result.outputs(), dumpDirectory, force);
+            dump = dumpDirectory == null ? null : IntermediateDump.write(loaded, result, seed, dumpDirectory, force);
         }
         output.print(() -> toJson(result, dump), out -> {
             printText(out, result);
