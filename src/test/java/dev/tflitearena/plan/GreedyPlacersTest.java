@@ -173,7 +173,7 @@ class GreedyPlacersTest {
     void everyPlacerOnMiniMallocsInstances() throws IOException {
         System.out.printf("%-10s %-18s %10s %10s %10s%n", "instance", "placer", "arena", "bound", "capacity");
         for (String name : List.of("A", "B", "C", "D", "E", "F")) {
-            BufferSet buffers = MinimallocCsv.read(Path.of("../shared/data/minimalloc/" + name + ".1048576.csv"));
+            BufferSet buffers = MinimallocCsv.read(MinimallocCsvTest.INSTANCES.resolve(name + ".1048576.csv"));
             for (Placer placer : PLACERS) {
                 long[] offsets = placer.place(buffers).offsets();
                 buffers.validate(offsets);

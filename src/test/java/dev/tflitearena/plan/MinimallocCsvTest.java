@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MinimallocCsvTest {
-    static final Path INSTANCES = Path.of("../shared/data/minimalloc");
+    static final Path INSTANCES = Path.of("tests/data/minimalloc");
 
     @Test
     void halfOpenIntervalsOverlapOnlyWhenTheyShareTime() {
