@@ -20,6 +20,11 @@ public enum TensorType {
         return name();
     }
 
+    /** Bytes of one element, or 0 when the type has no fixed element size. */
+    public int elementBytes() {
+        return elementBytes;
+    }
+
     /** Bytes a dense tensor of this shape needs, or -1 when the type has no fixed element size. */
     public long bytesFor(int[] shape) {
         if (elementBytes == 0) {

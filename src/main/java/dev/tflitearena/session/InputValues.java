@@ -4,6 +4,7 @@ import dev.tflitearena.graph.TensorType;
 
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -21,6 +22,7 @@ final class InputValues {
                 throw mismatch(input, inputs, (buffer.isDirect() ? "a direct" : "a heap") + " ByteBuffer of "
                         + buffer.remaining() + " bytes");
             }
+            requireNativeOrder(buffer, input, "input");
             target.put(buffer.duplicate());
             return;
         }
@@ -36,6 +38,18 @@ final class InputValues {
             target.asIntBuffer().put(v);
         } else {
             target.asLongBuffer().put((long[]) value);
+        }
+    }
+
+    /**
+     * Refuses a buffer in the other byte order where the element type has more than one byte: TFLite reads its
+     * bytes in native order, so a float written big-endian would be computed on as another number.
+     */
+    static void requireNativeOrder(ByteBuffer buffer, TensorInfo tensor, String role) {
+        if (buffer.order() != ByteOrder.nativeOrder() && tensor.type() != null && tensor.type().elementBytes() > 1) {
+            throw new IllegalArgumentException(role + " " + tensor + " got a ByteBuffer in " + buffer.order()
+                    + " byte order; TFLite's " + tensor.type() + " values are " + ByteOrder.nativeOrder()
+                    + ": use buffer.order(ByteOrder.nativeOrder()) before filling or reading it");
         }
     }
 

@@ -1,12 +1,15 @@
 package dev.tflitearena.session;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.models.DemoModel;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -78,6 +81,46 @@ class SessionTest {
             Outputs outputs = session.run((Object) randomInput(input, 1));
             assertThrows(IllegalArgumentException.class, () -> outputs.ints(0));
             assertThrows(IllegalArgumentException.class, () -> outputs.floats("nope"));
+        }
+    }
+
+    @Test
+    void aBufferInTheOtherByteOrderIsRefusedNamingTheOrderExpected() throws Exception {
+        ByteOrder other = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN ? ByteOrder.BIG_ENDIAN
+                : ByteOrder.LITTLE_ENDIAN;
+        try (TfLiteModel model = TfLiteModel.load(MODEL);
+             Session session = model.newSession(SessionOptions.DEFAULT);
+             SessionPool pool = model.newPool(SessionOptions.DEFAULT, 1, Duration.ofSeconds(5))) {
+            TensorInfo input = session.inputs().get(0);
+            ByteBuffer wrong = ByteBuffer.allocateDirect((int) input.bytes()).order(other);
+            wrong.asFloatBuffer().put(randomInput(input, 3));
+            for (var e : new IllegalArgumentException[]{
+                    assertThrows(IllegalArgumentException.class, () -> session.run(wrong)),
+                    assertThrows(IllegalArgumentException.class, () -> pool.run(wrong))}) {
+                assertTrue(e.getMessage().contains(other + " byte order")
+                        && e.getMessage().contains("values are " + ByteOrder.nativeOrder()), e.getMessage());
+            }
+
+            Outputs outputs = session.run(wrong.duplicate().order(ByteOrder.nativeOrder()));
+            TensorInfo output = session.outputs().get(0);
+            var refused = assertThrows(IllegalArgumentException.class,
+                    () -> outputs.copyTo(0, ByteBuffer.allocateDirect((int) output.bytes()).order(other)));
+            assertTrue(refused.getMessage().startsWith("output " + output), refused.getMessage());
+        }
+    }
+
+    @Test
+    void singleByteInputsTakeABufferInEitherOrder(@TempDir Path dir) throws Exception {
+        Path int8 = Files.write(dir.resolve("int8.tflite"), DemoModel.int8());
+        try (TfLiteModel model = TfLiteModel.load(int8); Session session = model.newSession(SessionOptions.DEFAULT)) {
+            TensorInfo input = session.inputs().get(0);
+            byte[] values = new byte[(int) input.bytes()];
+            new Random(5).nextBytes(values);
+            byte[] expected = session.run((Object) values).bytes(0);
+            for (ByteOrder order : new ByteOrder[]{ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
+                ByteBuffer buffer = ByteBuffer.allocateDirect(values.length).order(order).put(values).flip();
+                assertArrayEquals(expected, session.run(buffer).bytes(0), order.toString());
+            }
         }
     }
 
