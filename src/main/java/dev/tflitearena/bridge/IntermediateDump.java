@@ -85,7 +85,7 @@ public final class IntermediateDump {
         }
 
         /** Native bytes that preserve_all_tensors adds, arenas and persistent arenas together. */
-        public long extraBytes() {
+        public long extraTotalBytes() {
             return preserving.arenaBytes() + preserving.persistentBytes() - plain.arenaBytes() - plain.persistentBytes();
         }
 
@@ -107,7 +107,7 @@ public final class IntermediateDump {
             node.put("preserve_all_persistent_bytes", preserving.persistentBytes());
             node.put("normal_arena_bytes", plain.arenaBytes());
             node.put("normal_persistent_bytes", plain.persistentBytes());
-            node.put("preserve_all_extra_bytes", extraBytes());
+            node.put("preserve_all_extra_total_bytes", extraTotalBytes());
             node.put("outputs_match_run", outputsMatch());
             if (outputMismatch != null) {
                 node.put("output_mismatch", outputMismatch);

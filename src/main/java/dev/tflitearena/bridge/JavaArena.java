@@ -74,6 +74,11 @@ public final class JavaArena extends SharedNativeResource {
         return size;
     }
 
+    /** Bytes the plan's rw arenas take, summed over subgraphs. */
+    public long arenaBytes() {
+        return plan.subgraphs().stream().mapToLong(SubgraphPlan::arenaBytes).sum();
+    }
+
     /** Bytes the plan's persistent arenas take, summed over subgraphs. */
     public long persistentBytes() {
         return plan.subgraphs().stream().mapToLong(SubgraphPlan::persistentBytes).sum();

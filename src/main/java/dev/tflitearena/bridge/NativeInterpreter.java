@@ -133,8 +133,8 @@ public final class NativeInterpreter implements AutoCloseable {
             tensors += handover.finish();
         }
         MemoryInfo left = memoryInfo();
-        return new Handover(javaArena.plan().planner(), javaArena.size(), javaArena.persistentBytes(), tensors,
-                left.arenaBytes(), left.persistentBytes());
+        return new Handover(javaArena.plan().planner(), javaArena.arenaBytes(), javaArena.persistentBytes(),
+                javaArena.size(), tensors, left.arenaBytes(), left.persistentBytes());
     }
 
     public void invoke() {

@@ -110,7 +110,8 @@ final class RunCommand implements Callable<Integer> {
         root.put("invokes", r.invokes());
         root.put("seed", seed);
         root.put("java_arena_bytes", h == null ? 0 : h.javaArenaBytes());
-        root.put("persistent_bytes", h == null ? r.candidate().persistentBytes() : h.persistentBytes());
+        root.put("java_persistent_bytes", h == null ? 0 : h.javaPersistentBytes());
+        root.put("java_buffer_total_bytes", h == null ? 0 : h.javaBufferTotalBytes());
         root.put("tensors_handed_over", h == null ? 0 : h.tensorsHandedOver());
         root.put("native_arena_bytes_left", r.candidate().arenaBytes());
         root.put("native_persistent_bytes_left", r.candidate().persistentBytes());
@@ -128,7 +129,8 @@ final class RunCommand implements Callable<Integer> {
                 r.settings().preserveAllTensors() ? ", preserve_all_tensors" : "");
         TextTable table = new TextTable("", "native-planned", r.planner() + "-planned").leftAlign(0);
         table.add("Java arena bytes", 0, h == null ? 0 : h.javaArenaBytes());
-        table.add("  of which persistent", 0, h == null ? 0 : h.persistentBytes());
+        table.add("Java persistent bytes", 0, h == null ? 0 : h.javaPersistentBytes());
+        table.add("Java buffer, both with padding", 0, h == null ? 0 : h.javaBufferTotalBytes());
         table.add("tensors handed over", 0, h == null ? 0 : h.tensorsHandedOver());
         table.add("native arena bytes", r.reference().arenaBytes(), r.candidate().arenaBytes());
         table.add("native persistent bytes", r.reference().persistentBytes(), r.candidate().persistentBytes());
@@ -158,7 +160,7 @@ final class RunCommand implements Callable<Integer> {
         table.add("native persistent bytes", d.plain().persistentBytes(), d.preserving().persistentBytes(),
                 d.preserving().persistentBytes() - d.plain().persistentBytes());
         table.print(out);
-        out.printf("preserve_all_tensors costs %d native bytes; the dump takes %d bytes on disk%n", d.extraBytes(),
+        out.printf("preserve_all_tensors costs %d native bytes; the dump takes %d bytes on disk%n", d.extraTotalBytes(),
                 d.bytesWritten());
         out.println(d.outputsMatch() ? "dumped outputs equal the run's outputs byte for byte"
                 : "dumped outputs DIFFER from the run's (" + d.outputMismatch() + "): the dump is not the run's");

@@ -45,7 +45,12 @@ class HandoverTest {
             assertEquals(NativeRelease.loaded().arenaBufferPadding(), r.candidate().persistentBytes(),
                     "native persistent bytes left");
             assertTrue(r.handover().tensorsHandedOver() > 0);
-            assertTrue(r.handover().javaArenaBytes() >= r.reference().arenaBytes());
+            long padding = NativeRelease.loaded().arenaBufferPadding();
+            assertEquals(r.reference().arenaBytes() - padding, r.handover().javaArenaBytes(), "rw arena of the plan");
+            assertEquals(r.reference().persistentBytes() - padding, r.handover().javaPersistentBytes(),
+                    "persistent arena of the plan");
+            assertTrue(r.handover().javaBufferTotalBytes()
+                    >= r.handover().javaArenaBytes() + r.handover().javaPersistentBytes());
         }
     }
 
@@ -62,7 +67,7 @@ class HandoverTest {
             DifferentialRun.Result r = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT, planner, 2, 3, true);
             assertTrue(r.outputsIdentical(), r::firstDifference);
             assertEquals(NativeRelease.loaded().arenaBufferPadding(), r.candidate().arenaBytes());
-            assertTrue(r.handover().javaArenaBytes() - r.handover().persistentBytes() <= r.reference().arenaBytes()
+            assertTrue(r.handover().javaArenaBytes() <= r.reference().arenaBytes()
                     || !planner.name().equals("best-of"), "best-of never needs more than native");
         }
     }

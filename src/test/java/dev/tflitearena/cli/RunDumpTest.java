@@ -172,7 +172,9 @@ class RunDumpTest {
         assertTrue(dump.get("preserve_all_arena_bytes").asLong() > dump.get("normal_arena_bytes").asLong());
         assertEquals(dump.get("preserve_all_arena_bytes").asLong() + dump.get("preserve_all_persistent_bytes").asLong()
                         - dump.get("normal_arena_bytes").asLong() - dump.get("normal_persistent_bytes").asLong(),
-                dump.get("preserve_all_extra_bytes").asLong());
+                dump.get("preserve_all_extra_total_bytes").asLong());
+        ArenaFields.assertNamed(dump, "normal_arena_bytes", "normal_persistent_bytes", "preserve_all_arena_bytes",
+                "preserve_all_persistent_bytes", "preserve_all_extra_total_bytes");
 
         checkOutputsEqualAnIndependentRun(model, settings, dir, manifest);
         checkWithNumpy(dir);

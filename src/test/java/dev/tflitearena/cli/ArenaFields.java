@@ -1,0 +1,47 @@
+package dev.tflitearena.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Checks that a JSON output names its arena figures in the README's vocabulary: exactly the expected fields,
+ * each of them listed in the README's JSON section.
+ */
+final class ArenaFields {
+    /** A byte figure that speaks of an arena, a persistent arena or a total of them. */
+    private static final Pattern ARENA_FIGURE = Pattern.compile(".*(arena|persistent|total).*bytes.*");
+
+    private ArenaFields() {
+    }
+
+    static void assertNamed(JsonNode json, String... expected) throws IOException {
+        Set<String> found = new TreeSet<>();
+        collect(json, found);
+        assertEquals(new TreeSet<>(Set.of(expected)), found, "arena figures of " + json);
+        String readme = Files.readString(Path.of("README.md"));
+        for (String field : found) {
+            assertTrue(readme.contains("`" + field + "`"), field + " is not in the README's JSON fields");
+        }
+    }
+
+    private static void collect(JsonNode node, Set<String> found) {
+        node.fields().forEachRemaining(e -> {
+            if (e.getValue().isNumber() && ARENA_FIGURE.matcher(e.getKey()).matches()) {
+                found.add(e.getKey());
+            }
+            collect(e.getValue(), found);
+        });
+        if (node.isArray()) {
+            node.forEach(element -> collect(element, found));
+        }
+    }
+}
