@@ -42,14 +42,15 @@ final class MemoryCommand implements Callable<Integer> {
             + "back to its own, invoking after each resize, against a session that invokes as often at the "
             + "model's own shape. Per step: the shape, the rw arena re-planned for it (the Java plan's size, or "
             + "what TFLite reports of its own) and the peak RSS (VmHWM, reset before each run); the native heap "
-            + "at the end of each run. Each resize builds a new interpreter. Fails, with TFLite's reasons, if the "
-            + "model accepts no shape but its own.")
+            + "at the end of each run. Each resize builds a new interpreter. Each shape is tried first in a child "
+            + "JVM, where a crash of TFLite is contained. Fails, with TFLite's reasons or the crashes, if the model "
+            + "accepts no shape but its own.")
     Integer resizeCycle;
 
     @Option(names = "--shapes", split = ",", paramLabel = "SHAPE", description = "With --resize-cycle, the shapes "
-            + "to try, such as 1x64x64x3,1x256x256x3; those the model refuses are listed with TFLite's reason and "
-            + "left out (default: the batch doubled and quadrupled, and for a rank-4 input the height and width "
-            + "halved and doubled).")
+            + "to try, such as 1x64x64x3,1x256x256x3; those the model refuses are listed with the step that failed "
+            + "and TFLite's reason, or the signal it crashed with, and left out (default: the batch doubled and "
+            + "quadrupled, and for a rank-4 input the height and width halved and doubled).")
     List<String> shapes;
 
     @Mixin

@@ -35,6 +35,8 @@ final class ResizeReport {
             ObjectNode node = refused.addObject();
             node.put("shape", InputShapes.format(r.shape()));
             node.put("planner", r.planner());
+            node.put("step", r.step());
+            node.put("signal", r.signal());
             node.put("reason", r.reason());
         }
         ArrayNode runs = root.putArray("runs");
@@ -69,7 +71,7 @@ final class ResizeReport {
         out.printf("%s, input '%s', cycling through %s%n", model, result.input(),
                 result.shapes().stream().map(InputShapes::format).collect(Collectors.joining(" -> ")));
         for (ResizeProbe.Refusal r : result.refused()) {
-            out.printf("  refused %s (planner %s): %s%n", InputShapes.format(r.shape()), r.planner(), r.reason());
+            out.printf("  %s%n", r.summary());
         }
         out.println();
         for (ResizeCycle.Measured m : result.runs()) {

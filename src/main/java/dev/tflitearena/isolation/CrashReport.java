@@ -7,6 +7,7 @@ package dev.tflitearena.isolation;
  */
 final class CrashReport {
     private final StringBuilder summary = new StringBuilder();
+    private String signal;
     private boolean frameNext;
 
     /** Whether the line is one of the report's. */
@@ -16,10 +17,18 @@ final class CrashReport {
 
     void read(String line) {
         String text = line.substring(1).strip();
+        if (text.startsWith("SIG") && signal == null) {
+            signal = text.split(" ", 2)[0];
+        }
         if (text.startsWith("SIG") || frameNext) {
             summary.append(summary.isEmpty() ? "" : "; ").append(text);
         }
         frameNext = text.startsWith("Problematic frame");
+    }
+
+    /** The signal's name, such as SIGFPE; null before the report names it. */
+    String signal() {
+        return signal;
     }
 
     boolean isEmpty() {

@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The child ({@link NativeProbe}) takes a batch of files, so the JVM starts once for many; when it dies
  * on one, the rest go to a new child. The child's heap is capped by {@code -Xmx} and its whole address
- * space by {@code ulimit -v}, so native allocations are capped too.
+ * space by {@code ulimit -v}, so native allocations are capped too. Other native work runs the same way:
+ * {@link #runAll} takes any batch and any child main class that reports through {@link ChildProbe}.
  */
 public final class IsolatedRun {
     public enum Outcome {
@@ -43,8 +44,12 @@ public final class IsolatedRun {
         OUT_OF_MEMORY
     }
 
-    /** @param stage the last step begun: load, compare or run */
-    public record Result(Path file, Outcome outcome, String stage, String detail) {
+    /**
+     * @param item   the file checked, or the item of another batch
+     * @param stage  the last step begun: for a model check load, compare or run
+     * @param signal the signal a crashed child died of, such as SIGFPE; null unless {@link Outcome#CRASHED}
+     */
+    public record Result(String item, Outcome outcome, String stage, String detail, String signal) {
     }
 
     /** @param addressSpaceMegabytes the child's whole virtual memory, JVM included */
@@ -75,7 +80,7 @@ public final class IsolatedRun {
         try {
             scratch = Files.createTempDirectory("isolated-check");
             Result result = check(Files.write(scratch.resolve("model.tflite"), model));
-            return new Result(Path.of(name), result.outcome(), result.stage(), result.detail());
+            return new Result(name, result.outcome(), result.stage(), result.detail(), result.signal());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write a private copy of " + name + " to check it", e);
         } finally {
@@ -85,21 +90,33 @@ public final class IsolatedRun {
 
     /** The results of the files in their order, a new child taking over after one dies. */
     public static List<Result> checkAll(List<Path> files, Limits limits) {
+        return runAll(NativeProbe.class, List.of(), files.stream().map(f -> f.toAbsolutePath().toString()).toList(),
+                limits);
+    }
+
+    /**
+     * Runs {@code probe}'s main in child JVMs on {@code arguments} followed by the items, one argument each;
+     * the main reports through {@link ChildProbe}. Returns the results of the items in their order, a new
+     * child taking over after one dies.
+     */
+    public static List<Result> runAll(Class<?> probe, List<String> arguments, List<String> items, Limits limits) {
         List<Result> results = new ArrayList<>();
-        while (results.size() < files.size()) {
-            results.addAll(child(files.subList(results.size(), files.size()), limits));
+        while (results.size() < items.size()) {
+            List<String> rest = items.subList(results.size(), items.size());
+            results.addAll(child(probe, arguments, rest, limits));
         }
         return results;
     }
 
-    /** Runs one child over the files; returns the results up to and including the one it died on. */
-    private static List<Result> child(List<Path> files, Limits limits) {
+    /** Runs one child over the items; returns the results up to and including the one it died on. */
+    private static List<Result> child(Class<?> probe, List<String> arguments, List<String> items, Limits limits) {
         Path scratch = null;
         Process process = null;
         try {
             scratch = Files.createTempDirectory("isolated-run");
             Path stderr = scratch.resolve("stderr");
-            process = new ProcessBuilder(command(files, limits, scratch)).redirectError(stderr.toFile()).start();
+            process = new ProcessBuilder(command(probe, arguments, items, limits, scratch))
+                    .redirectError(stderr.toFile()).start();
             process.getOutputStream().close();
             BlockingQueue<String> lines = readLines(process);
             List<Result> results = new ArrayList<>();
@@ -112,8 +129,8 @@ public final class IsolatedRun {
                     if (state.current < 0) {
                         throw new IllegalStateException("the child JVM did not start within " + STARTUP);
                     }
-                    results.add(new Result(files.get(state.current), Outcome.TIMED_OUT, state.stage,
-                            "killed after " + limits.timeout().toSeconds() + " s"));
+                    results.add(new Result(items.get(state.current), Outcome.TIMED_OUT, state.stage,
+                            "killed after " + limits.timeout().toSeconds() + " s", null));
                     return results;
                 }
                 if (line.equals(END)) {
@@ -121,17 +138,17 @@ public final class IsolatedRun {
                     if (state.current < 0 || state.finished) {
                         if (results.isEmpty()) {
                             throw new IllegalStateException("the child JVM exited with status " + status
-                                    + " before its first model: " + tail(stderr, 0));
+                                    + " before its first item: " + tail(stderr, 0));
                         }
                         return results;
                     }
-                    results.add(death(files.get(state.current), state, status, stderr));
+                    results.add(death(items.get(state.current), state, status, stderr));
                     return results;
                 }
-                Optional<Result> result = state.read(line, files);
+                Optional<Result> result = state.read(line, items);
                 result.ifPresent(results::add);
                 if (result.isPresent()) {
-                    // What the child prints to standard error from here on belongs to the next file.
+                    // What the child prints to standard error from here on belongs to the next item.
                     state.stderrMark = Files.size(stderr);
                 }
                 if (state.started) {
@@ -152,7 +169,7 @@ public final class IsolatedRun {
         }
     }
 
-    /** What the child's lines said so far: the file it is on, the stage, whether it finished that file. */
+    /** What the child's lines said so far: the item it is on, the stage, whether it finished that item. */
     private static final class Child {
         int current = -1;
         String stage = "start";
@@ -163,22 +180,22 @@ public final class IsolatedRun {
         String lastOther = "";
         final CrashReport crash = new CrashReport();
 
-        Optional<Result> read(String line, List<Path> files) {
+        Optional<Result> read(String line, List<String> items) {
             if (CrashReport.isReportLine(line)) {
                 crash.read(line);
                 return Optional.empty();
             }
             String[] fields = line.split("\t", 4);
-            if (fields.length < 3 || !fields[0].equals(NativeProbe.TAG)) {
+            if (fields.length < 3 || !fields[0].equals(ChildProbe.TAG)) {
                 lastOther = line;
                 return Optional.empty();
             }
-            int file = Integer.parseInt(fields[2]);
+            int item = Integer.parseInt(fields[2]);
             String detail = fields.length > 3 ? fields[3] : "";
             switch (fields[1]) {
                 case "begin" -> {
-                    current = file;
-                    stage = "load";
+                    current = item;
+                    stage = "start";
                     finished = false;
                     started = true;
                 }
@@ -186,25 +203,29 @@ public final class IsolatedRun {
                 default -> {
                     finished = true;
                     Outcome outcome = Outcome.valueOf(fields[1].toUpperCase());
-                    return Optional.of(new Result(files.get(file), outcome, stage, detail));
+                    return Optional.of(new Result(items.get(item), outcome, stage, detail, null));
                 }
             }
             return Optional.empty();
         }
     }
 
-    private static Result death(Path file, Child state, int status, Path stderr) throws IOException {
+    private static Result death(String item, Child state, int status, Path stderr) throws IOException {
         String errors = (state.lastOther + " " + tail(stderr, state.stderrMark)).strip();
         if (status == EXIT_OUT_OF_MEMORY || errors.contains("OutOfMemoryError") || errors.contains("bad_alloc")) {
-            return new Result(file, Outcome.OUT_OF_MEMORY, state.stage, errors);
+            return new Result(item, Outcome.OUT_OF_MEMORY, state.stage, errors, null);
         }
-        String signal = status > 128 ? " (signal " + (status - 128) + ")" : "";
-        String detail = state.crash.isEmpty() ? "exit status " + status + signal + ": " + errors
-                : state.crash + " (exit status " + status + ")";
-        return new Result(file, Outcome.CRASHED, state.stage, detail);
+        if (!state.crash.isEmpty()) {
+            return new Result(item, Outcome.CRASHED, state.stage, state.crash + " (exit status " + status + ")",
+                    state.crash.signal());
+        }
+        String signal = status > 128 ? "signal " + (status - 128) : null;
+        return new Result(item, Outcome.CRASHED, state.stage, "exit status " + status
+                + (signal == null ? "" : " (" + signal + ")") + ": " + errors, signal);
     }
 
-    private static List<String> command(List<Path> files, Limits limits, Path scratch) {
+    private static List<String> command(Class<?> probe, List<String> arguments, List<String> items, Limits limits,
+                                        Path scratch) {
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c",
                 "ulimit -v " + limits.addressSpaceMegabytes() * 1024L + " && exec \"$0\" \"$@\"",
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -213,8 +234,9 @@ public final class IsolatedRun {
                 "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=64m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError", "-XX:-CreateCoredumpOnCrash",
                 "-XX:ErrorFile=" + scratch.resolve("hs_err.log"),
-                "-cp", System.getProperty("java.class.path"), NativeProbe.class.getName()));
-        files.forEach(f -> command.add(f.toAbsolutePath().toString()));
+                "-cp", System.getProperty("java.class.path"), probe.getName()));
+        command.addAll(arguments);
+        command.addAll(items);
         return command;
     }
 

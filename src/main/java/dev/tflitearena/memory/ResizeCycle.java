@@ -1,5 +1,6 @@
 package dev.tflitearena.memory;
 
+import dev.tflitearena.isolation.Supervisor;
 import dev.tflitearena.session.Session;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TfLiteModel;
@@ -54,11 +55,12 @@ public final class ResizeCycle {
 
     /**
      * Measures each configuration's fixed and resized runs of {@code resizes} steps, cycling through the
-     * candidates the model accepts (null: the {@link InputShapes#defaults} of its own shape). Like
-     * {@link MemoryProfile#measure}, an unreported round goes first, so that loading the library and
-     * compiling Java count against no run.
+     * candidates the model accepts (null: the {@link InputShapes#defaults} of its own shape), as tried in a
+     * child JVM where a crash is contained ({@link ResizeProbe}). Like {@link MemoryProfile#measure}, an
+     * unreported round goes first, so that loading the library and compiling Java count against no run.
      *
-     * @throws IllegalArgumentException if the model accepts none of the candidates, saying what TFLite said
+     * @throws IllegalArgumentException if the model accepts none of the candidates, saying for each what TFLite
+     *                                  said or how it crashed
      */
     public static Result measure(Path model, List<SessionOptions> configurations, List<int[]> candidates,
                                  int resizes) {
@@ -71,8 +73,7 @@ public final class ResizeCycle {
                 throw new IllegalArgumentException(model + ": not resizable: input '" + probe.input() + "' "
                         + InputShapes.format(probe.accepted().get(0)) + (probe.refused().isEmpty()
                         ? ": no shape to try other than its own"
-                        : probe.refused().stream().map(r -> "; " + InputShapes.format(r.shape()) + " refused: "
-                        + r.reason()).collect(Collectors.joining())));
+                        : probe.refused().stream().map(r -> "; " + r.summary()).collect(Collectors.joining())));
             }
             List<int[]> steps = new ArrayList<>();
             for (int k = 0; k <= resizes; k++) {
@@ -93,16 +94,29 @@ public final class ResizeCycle {
         MemoryProfile.settle();
         PeakRss peak = PeakRss.start();
         List<Step> steps = new ArrayList<>();
+        doing("allocating at", shapes.get(0), options, resize, 0);
         try (Session session = model.newSession(options)) {
             for (int k = 0; k < shapes.size(); k++) {
+                int[] shape = resize ? shapes.get(k) : shapes.get(0);
                 if (k > 0 && resize) {
-                    session.resizeInput(0, shapes.get(k));
+                    doing("resizing to", shape, options, true, k);
+                    session.resizeInput(0, shape);
                 }
+                doing("invoking at", shape, options, resize, k);
                 session.run(MemoryProfile.seededInputs(session));
                 steps.add(new Step(k, session.inputs().get(0).shape(), session.arenaBytes(), peak.read()));
             }
             MemoryProfile.settle();
             return new Run(steps, peak.source(), peak.startBytes(), NativeHeap.usage());
         }
+    }
+
+    /**
+     * Tells the supervisor what native work comes next, so that a crash message names the shape: the probe
+     * ran each shape once in another process, which makes a crash here unlikely, not impossible.
+     */
+    private static void doing(String what, int[] shape, SessionOptions options, boolean resize, int step) {
+        Supervisor.doing(what + " " + InputShapes.format(shape) + " (planner " + options.planner() + ", "
+                + (resize ? "resized" : "fixed") + " run, step " + step + " of the resize cycle)");
     }
 }

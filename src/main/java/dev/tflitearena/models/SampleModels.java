@@ -47,6 +47,30 @@ public final class SampleModels {
     }
 
     /**
+     * A 5x5 CONV_2D of stride 2 with VALID padding on a [1, size, size, 4] float input: its map is
+     * (size - 3) / 2 on a side, so it shrinks to 0x0 under a size of 5, as a strided convolution of a real
+     * model does when the input gets too small for it. TFLite allocates that, then dies of SIGFPE (an
+     * integer division by zero) in Invoke: at size 8 the model runs, and resized to half of it, it crashes the
+     * process. Not among {@link #all}: it is made to crash TFLite, not to show the planners anything.
+     */
+    public static byte[] collapsingConvolution(int size) {
+        Random random = new Random(13);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, 1, size, size, 4);
+        int weights = main.constant("conv/weights", TensorType.FLOAT32, new int[]{8, 5, 5, 4},
+                randomFloats(random, 8 * 25 * 4));
+        int bias = main.constant("conv/bias", TensorType.FLOAT32, new int[]{8}, randomFloats(random, 8));
+        int side = Math.max(0, (size - 3) / 2);
+        int output = main.tensor("conv", TensorType.FLOAT32, 1, side, side, 8);
+        main.operator(BuiltinOperator.CONV_2D, 1, new int[]{input, weights, bias}, new int[]{output},
+                conv2d(Padding.VALID, 2, ActivationFunctionType.NONE));
+        main.inputs(input);
+        main.outputs(output);
+        return model.build();
+    }
+
+    /**
      * QUANTIZE, an int8 CONV_2D with per-channel weights, an int8 DEPTHWISE_CONV_2D, a residual int8 ADD,
      * an int8 FULLY_CONNECTED, DEQUANTIZE: the int8 kernels add their own temporaries.
      */
@@ -267,8 +291,12 @@ public final class SampleModels {
     }
 
     private static BuiltinOptionsUnion conv2d(int stride, byte activation) {
+        return conv2d(Padding.SAME, stride, activation);
+    }
+
+    private static BuiltinOptionsUnion conv2d(byte padding, int stride, byte activation) {
         Conv2DOptionsT options = new Conv2DOptionsT();
-        options.setPadding(Padding.SAME);
+        options.setPadding(padding);
         options.setStrideW(stride);
         options.setStrideH(stride);
         options.setDilationWFactor(1);

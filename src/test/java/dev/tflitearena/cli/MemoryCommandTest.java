@@ -3,16 +3,25 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.TestModels;
+import dev.tflitearena.isolation.Supervisor;
 import dev.tflitearena.memory.InputShapes;
+import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.MemoryProfile;
+import dev.tflitearena.models.SampleModels;
 import dev.tflitearena.session.Session;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TfLiteModel;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -139,7 +148,62 @@ class MemoryCommandTest {
         assertEquals(1, refused.size());
         assertEquals("1x96x96x3", refused.get(0).get("shape").asText());
         assertEquals("native", refused.get(0).get("planner").asText());
+        assertEquals("allocate", refused.get(0).get("step").asText());
+        assertTrue(refused.get(0).get("signal").isNull(), refused.toString());
         assertTrue(refused.get(0).get("reason").asText().contains("are not broadcastable"), refused.toString());
+    }
+
+    @Test
+    void aShapeThatCrashesTfliteIsListedWithTheStepAndSignalAndTheCycleGoesOn(@TempDir Path dir) throws Exception {
+        Path model = Files.write(dir.resolve("collapsing.tflite"), SampleModels.collapsingConvolution(8));
+        JsonNode root = new ObjectMapper().readTree(run(model.toString(), "--planner", "tflite", "--resize-cycle",
+                "4", "--json"));
+        // The defaults but half the size, where the convolution's map is 0x0.
+        List<String> shapes = List.of("1x8x8x4", "2x8x8x4", "4x8x8x4", "1x16x16x4");
+        List<String> cycled = new ArrayList<>();
+        root.get("shapes").forEach(shape -> cycled.add(shape.asText()));
+        assertEquals(shapes, cycled);
+        JsonNode refused = root.get("refused");
+        assertEquals(1, refused.size(), refused.toString());
+        JsonNode crash = refused.get(0);
+        assertEquals("1x4x4x4", crash.get("shape").asText());
+        assertEquals("native", crash.get("planner").asText());
+        assertEquals("invoke", crash.get("step").asText());
+        assertEquals("SIGFPE", crash.get("signal").asText());
+        assertTrue(crash.get("reason").asText().startsWith("crashed: SIGFPE"), crash.toString());
+        for (JsonNode r : root.get("runs")) {
+            JsonNode resized = r.get("resized").get("steps");
+            assertEquals(5, resized.size());
+            for (int k = 0; k < resized.size(); k++) {
+                assertEquals(shapes.get(k % shapes.size()), shape(resized.get(k)));
+            }
+        }
+    }
+
+    @Test
+    void aModelWhoseOtherShapesAllCrashTfliteIsNotResizableAndSaysWhere(@TempDir Path dir) throws IOException {
+        Path model = Files.write(dir.resolve("collapsing.tflite"), SampleModels.collapsingConvolution(8));
+        Cli.Result result = Cli.run("memory", model.toString(), "--planner", "native", "--resize-cycle", "2",
+                "--shapes", "1x4x4x4");
+        assertEquals(Main.EXIT_ERROR, result.status(), result.err());
+        assertTrue(result.err().contains("not resizable: input 'input' 1x8x8x4; 1x4x4x4 refused at invoke "
+                + "(planner native): crashed: SIGFPE"), result.err());
+    }
+
+    @Test
+    void aCrashOfTheCycleItselfNamesTheShape(@TempDir Path dir) throws IOException {
+        // At its own shape the map is already 0x0: the probe of 1x8x8x4 passes, the cycle's first invoke crashes.
+        Path model = Files.write(dir.resolve("collapsed.tflite"), SampleModels.collapsingConvolution(4));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Supervisor.run(Main.class, List.of(JvmMalloc.OPTION), List.of("memory", model.toString(),
+                        "--planner", "native", "--resize-cycle", "1", "--shapes", "1x8x8x4"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertEquals(Supervisor.EXIT_CRASHED, status, message);
+        assertTrue(message.contains("crashed the process that ran this command while invoking at 1x4x4x4 "
+                + "(planner native, fixed run, step 0 of the resize cycle): SIGFPE"), message);
+        Files.delete(Path.of(message.substring(message.lastIndexOf(" is ") + 4, message.length() - 2)));
     }
 
     @Test
@@ -148,8 +212,8 @@ class MemoryCommandTest {
                 "--planner", "native", "--resize-cycle", "3", "--shapes", "1x96x96x3");
         assertEquals(Main.EXIT_ERROR, result.status(), result.err());
         assertEquals("", result.out());
-        assertTrue(result.err().contains("not resizable: input 'input' 1x192x192x3; 1x96x96x3 refused: "
-                + "Given shapes, [1,6,6,96] and [1,12,12,96], are not broadcastable."), result.err());
+        assertTrue(result.err().contains("not resizable: input 'input' 1x192x192x3; 1x96x96x3 refused at allocate "
+                + "(planner native): Given shapes, [1,6,6,96] and [1,12,12,96], are not broadcastable."), result.err());
     }
 
     @Test

@@ -41,7 +41,7 @@ class IsolatedRunTest {
         Path good = TestModels.named("face_detection_short_range.tflite");
         List<IsolatedRun.Result> results = IsolatedRun.checkAll(List.of(crashing, good), IsolatedRun.Limits.DEFAULT);
         assertEquals(Outcome.CRASHED, results.get(0).outcome(), mutant.mutation() + ": " + results.get(0).detail());
-        assertTrue(results.get(0).detail().contains("SIGSEGV"), results.get(0).detail());
+        assertEquals("SIGSEGV", results.get(0).signal(), results.get(0).detail());
         assertEquals("compare", results.get(0).stage());
         assertEquals(Outcome.OK, results.get(1).outcome(), results.get(1).detail());
     }

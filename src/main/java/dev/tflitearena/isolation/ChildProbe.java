@@ -1,0 +1,58 @@
+package dev.tflitearena.isolation;
+
+import dev.tflitearena.bridge.NativeException;
+import dev.tflitearena.bridge.NativeStderr;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The child side of {@link IsolatedRun}: puts each item of a batch through a probe and reports on standard
+ * output, one line per event, the item it begins, each stage it enters and how the item ended. A crash ends
+ * the JVM, and the parent learns from the last item and stage begun what did it.
+ */
+public final class ChildProbe {
+    static final String TAG = "probe";
+
+    /** The native work on one item; it reports each stage before entering it. */
+    @FunctionalInterface
+    public interface Probe {
+        void probe(String item, Consumer<String> stage);
+    }
+
+    private ChildProbe() {
+    }
+
+    /**
+     * Probes the items in order: an item is refused when native code refused it (a {@link NativeException} or
+     * an {@link IllegalArgumentException}, or either caught by {@link NativeStderr#capture}), failed on any
+     * other exception.
+     */
+    public static void each(List<String> items, Probe probe) {
+        PrintStream out = System.out;
+        for (int i = 0; i < items.size(); i++) {
+            int item = i;
+            report(out, "begin", item, null);
+            try {
+                probe.probe(items.get(item), stage -> report(out, "stage", item, stage));
+                report(out, "ok", item, null);
+            } catch (RuntimeException e) {
+                Throwable refusal = e instanceof NativeStderr.Failure ? e.getCause() : e;
+                boolean refused = refusal instanceof NativeException || refusal instanceof IllegalArgumentException;
+                report(out, refused ? "refused" : "failed", item, refused ? e.getMessage() : e.toString());
+            }
+        }
+        out.flush();
+    }
+
+    /** One line per event, tab-separated, so the parent can tell it from what the runtime prints. */
+    private static void report(PrintStream out, String event, int item, String detail) {
+        StringBuilder line = new StringBuilder(TAG).append('\t').append(event).append('\t').append(item);
+        if (detail != null) {
+            line.append('\t').append(detail.replace('\n', ' ').replace('\t', ' '));
+        }
+        out.println(line);
+        out.flush();
+    }
+}
