@@ -1,5 +1,6 @@
 package dev.tflitearena.bench;
 
+import dev.tflitearena.progress.Progress;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -8,12 +9,17 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * One JMH run of the benchmarks in this package, writing JMH's JSON to {@code result}.
+ * One JMH run of the benchmarks in this package, writing JMH's JSON to {@code result} and its report, which it
+ * would print, to {@code log}.
  *
  * <p>A full run takes 2 forks of 3 warm-up and 5 measured one-second iterations per benchmark and parameter
  * set: enough iterations for a median and its interval, and a second fork so one JVM's JIT luck does not
@@ -30,7 +36,7 @@ import java.util.regex.Pattern;
  *                  binfmt_misc, where a forked JVM cannot start)
  */
 public record BenchSuite(boolean quick, boolean throughput, List<String> models, Path modelsDirectory,
-                         List<String> planners, String include, int forks, Path result) {
+                         List<String> planners, String include, int forks, Path result, Path log) {
     /** The {@code model} parameter's default values. */
     public static final List<String> DEFAULT_MODELS = defaultModels();
     /** JMH's filter for every benchmark of this package. */
@@ -47,8 +53,11 @@ public record BenchSuite(boolean quick, boolean throughput, List<String> models,
         }
     }
 
-    /** Runs the benchmarks; returns DJL's check of each model, none when DJL is not among them. */
-    public List<DjlCheck> run() throws RunnerException {
+    /**
+     * Runs the benchmarks, telling {@code progress} which one runs; returns DJL's check of each model, none
+     * when DJL is not among them.
+     */
+    public List<DjlCheck> run(Progress progress) throws RunnerException, IOException {
         String directory = modelsDirectory.toAbsolutePath().toString();
         // A forked JVM gets the property on its command line; a run without forks reads this JVM's.
         System.setProperty(PreparedModel.MODELS_PROPERTY, directory);
@@ -73,12 +82,19 @@ public record BenchSuite(boolean quick, boolean throughput, List<String> models,
         if (forks != DEFAULT_FORKS) {
             options.forks(forks);
         }
-        List<DjlCheck> djl = throughput && Pattern.compile(include).matcher(DJL).find() ? DjlCheck.of(models)
-                : List.of();
+        boolean withDjl = throughput && Pattern.compile(include).matcher(DJL).find();
+        if (withDjl) {
+            progress.step("checking DJL's outputs against ours");
+        }
+        List<DjlCheck> djl = withDjl ? DjlCheck.of(models) : List.of();
         if (!djl.stream().allMatch(DjlCheck::passed)) {
             options.exclude(Pattern.quote(DJL));
         }
-        new Runner(options.build()).run();
+        try (PrintStream report = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+            new Runner(options.build(), new JmhProgress(report, progress)).run();
+        } catch (RunnerException e) {
+            throw new RunnerException(e.getMessage() + " (JMH's report: " + log + ")", e);
+        }
         return djl;
     }
 }

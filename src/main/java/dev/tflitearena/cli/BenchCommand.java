@@ -5,6 +5,7 @@ import dev.tflitearena.bench.BenchSummary;
 import dev.tflitearena.bench.DjlCheck;
 import dev.tflitearena.plan.Planners;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -19,8 +20,9 @@ import java.util.concurrent.Callable;
         description = "Runs the JMH benchmarks, Java against native on the same models: planning alone (TFLite's "
                 + "ArenaPlanner against every Java planner but 'optimal'), setting an interpreter up end to end, "
                 + "and invoke latency of a native-planned against a Java-planned interpreter, XNNPACK off and on. "
-                + "Writes JMH's JSON (DIR/results.json) and a table per model of medians and ratios Java/native "
-                + "with 95%% intervals (DIR/summary.md, DIR/summary.json), and prints the table. A full run takes "
+                + "Writes JMH's JSON (DIR/results.json), JMH's report (DIR/jmh.log) and a table per model of medians "
+                + "and ratios Java/native with 95%% intervals (DIR/summary.md, DIR/summary.json), and prints the "
+                + "table; standard error shows which benchmark runs. A full run takes "
                 + "about 15 minutes on 2 cores. With --throughput, the throughput benchmark instead.")
 final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Run every benchmark once, briefly, to prove that it runs: the figures "
@@ -60,6 +62,9 @@ final class BenchCommand implements Callable<Integer> {
                     + "without binfmt_misc.")
     int forks;
 
+    @Mixin
+    ProgressOptions progress;
+
     @Spec
     CommandSpec spec;
 
@@ -74,8 +79,11 @@ final class BenchCommand implements Callable<Integer> {
         planners.forEach(Planners::byName);
         Files.createDirectories(out);
         Path results = out.resolve("results.json");
-        List<DjlCheck> djl = new BenchSuite(quick, throughput, models, modelsDirectory, planners, include, forks,
-                results).run();
+        List<DjlCheck> djl;
+        try (ProgressDisplay display = progress.open()) {
+            djl = new BenchSuite(quick, throughput, models, modelsDirectory, planners, include, forks, results,
+                    out.resolve("jmh.log")).run(display);
+        }
         BenchSummary summary = BenchSummary.read(results, djl);
         String table = summary.toMarkdown();
         Files.writeString(out.resolve("summary.md"), table);

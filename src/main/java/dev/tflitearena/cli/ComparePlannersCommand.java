@@ -11,6 +11,7 @@ import dev.tflitearena.plan.BufferSet;
 import dev.tflitearena.plan.MinimallocCsv;
 import dev.tflitearena.plan.PlannerTable;
 import dev.tflitearena.plan.Planners;
+import dev.tflitearena.progress.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,6 +41,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     @Mixin
     Output output;
 
+    @Mixin
+    ProgressOptions progress;
+
     /** The planners' rows, the lower bound, and the native arena (-1 when there is no model). */
     record Table(List<PlannerTable.Row> rows, long lowerBound, long nativeArenaBytes, Graph graph,
                  BufferSet buffers) {
@@ -47,16 +51,20 @@ final class ComparePlannersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Table table = measure(input, nativeOptions, timeLimit);
+        Table table;
+        try (ProgressDisplay display = progress.open()) {
+            table = measure(input, nativeOptions, timeLimit, display);
+        }
         output.print(() -> toJson(table), out -> printText(out, table));
         return 0;
     }
 
-    static Table measure(Path input, NativeOptions nativeOptions, double timeLimit) throws IOException {
+    static Table measure(Path input, NativeOptions nativeOptions, double timeLimit, Progress progress)
+            throws IOException {
         String file = input.getFileName().toString();
         if (file.endsWith(".csv")) {
             BufferSet buffers = MinimallocCsv.read(input);
-            return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit))),
+            return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
                     buffers.lowerBound(), -1, null, buffers);
         }
         Graph graph;
@@ -64,6 +72,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
         if (file.endsWith(".json")) {
             graph = GraphJson.read(input);
         } else {
+            progress.step("the native plan");
             try (NativeModel model = NativeModel.load(input);
                  NativeInterpreter interpreter = NativeInterpreter.build(model, nativeOptions.settings())) {
                 interpreter.allocateTensors();
@@ -71,7 +80,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
                 nativeArena = interpreter.memoryInfo().arenaBytes();
             }
         }
-        return new Table(PlannerTable.of(graph, Planners.all(PlanCommand.seconds(timeLimit))),
+        return new Table(PlannerTable.of(graph, Planners.all(PlanCommand.seconds(timeLimit)), progress),
                 PlannerTable.lowerBound(graph), nativeArena, graph, null);
     }
 

@@ -13,12 +13,14 @@ import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Ledger;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
+import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.Planners;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.TflitePlanner;
 import dev.tflitearena.plan.render.HtmlReport;
 import dev.tflitearena.plan.render.PlanPicture;
 import dev.tflitearena.plan.render.SvgRenderer;
+import dev.tflitearena.progress.ProgressCounter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,6 +51,9 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     Output output;
 
+    @Mixin
+    ProgressOptions progress;
+
     /** One version of the demo, measured. */
     private record Run(String name, Graph graph, long nativeArenaBytes, long nativeNaiveBytes, Ledger ledger,
                        Plan nativePlan, List<Plan> plans) {
@@ -59,14 +64,21 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Run float32 = measure("float32", DemoModel::float32);
-        Run int8 = measure("int8", DemoModel::int8);
+        Run float32;
+        Run int8;
+        try (ProgressDisplay display = progress.open()) {
+            // Per version, the native interpreters, then each planner.
+            ProgressCounter steps = new ProgressCounter(display, 2L * (1 + Planners.all(DEMO_TIME_LIMIT).size()));
+            float32 = measure("float32", DemoModel::float32, steps);
+            int8 = measure("int8", DemoModel::int8, steps);
+        }
         writePictures(List.of(float32, int8));
         output.print(() -> toJson(float32, int8), text -> printText(text, float32, int8));
         return 0;
     }
 
-    private static Run measure(String name, Supplier<byte[]> model) {
+    private static Run measure(String name, Supplier<byte[]> model, ProgressCounter steps) {
+        steps.next(name + ": the native plans");
         try (NativeModel loaded = NativeModel.fromBytes(model.get(), "demo_" + name)) {
             Graph graph;
             Plan nativePlan;
@@ -81,7 +93,11 @@ final class DemoCommand implements Callable<Integer> {
                 preserving.allocateTensors();
                 naive = preserving.memoryInfo().arenaBytes();
             }
-            List<Plan> plans = Planners.all(DEMO_TIME_LIMIT).stream().map(p -> p.plan(graph)).toList();
+            List<Plan> plans = new ArrayList<>();
+            for (Planner planner : Planners.all(DEMO_TIME_LIMIT)) {
+                steps.next(name + ": planner " + planner.name());
+                plans.add(planner.plan(graph));
+            }
             return new Run(name, graph, nativePlan.subgraphs().get(0).arenaBytes(), naive,
                     Ledger.of(graph.subgraphs().get(0), graph.options()), nativePlan, plans);
         }

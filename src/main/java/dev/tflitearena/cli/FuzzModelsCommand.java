@@ -60,6 +60,9 @@ final class FuzzModelsCommand implements Callable<Integer> {
     @Mixin
     Output output;
 
+    @Mixin
+    ProgressOptions progress;
+
     @Override
     public Integer call() throws IOException {
         if (mutants < 0 || timeBudget < 0 || timeout < 1 || (nativeMutants != null && nativeMutants < 0)) {
@@ -70,7 +73,10 @@ final class FuzzModelsCommand implements Callable<Integer> {
                 IsolatedRun.Limits.DEFAULT.heapMegabytes(), IsolatedRun.Limits.DEFAULT.addressSpaceMegabytes());
         ModelFuzz.Settings settings = new ModelFuzz.Settings(mutants, nativeMutants == null ? mutants : nativeMutants,
                 seed, Duration.ofSeconds(timeBudget), out, limits);
-        ModelFuzz.Report report = ModelFuzz.run(settings, ModelFuzz.sources(modelsDir));
+        ModelFuzz.Report report;
+        try (ProgressDisplay display = progress.open()) {
+            report = ModelFuzz.run(settings, ModelFuzz.sources(modelsDir), display);
+        }
         output.print(() -> json(report), o -> print(o, report));
         return report.findings().isEmpty() ? 0 : CompareCommand.EXIT_DIFFERENT;
     }

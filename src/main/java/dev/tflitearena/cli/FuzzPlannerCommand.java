@@ -9,8 +9,6 @@ import dev.tflitearena.plan.PlanComparison;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -56,8 +54,8 @@ final class FuzzPlannerCommand implements Callable<Integer> {
     @Mixin
     Output output;
 
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    ProgressOptions progress;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -75,7 +73,10 @@ final class FuzzPlannerCommand implements Callable<Integer> {
         if (threads != null) {
             settings = settings.withThreads(threads);
         }
-        PlannerFuzz.Report report = PlannerFuzz.run(settings, spec.commandLine().getErr());
+        PlannerFuzz.Report report;
+        try (ProgressDisplay display = progress.open()) {
+            report = PlannerFuzz.run(settings, display);
+        }
         output.print(() -> runJson(report), o -> printRun(o, report));
         return report.clean() ? 0 : CompareCommand.EXIT_DIFFERENT;
     }

@@ -34,6 +34,13 @@ public final class Main {
     /** Set (to anything) to run every command in this JVM: where no child JVM can start, say under qemu-user. */
     static final String IN_PROCESS_VARIABLE = "TFLITE_ARENA_IN_PROCESS";
 
+    /** Whether the commands' standard error is a terminal, where their progress is a bar. */
+    final boolean stderrIsTerminal;
+
+    private Main(boolean stderrIsTerminal) {
+        this.stderrIsTerminal = stderrIsTerminal;
+    }
+
     public static void main(String[] args) {
         int status;
         boolean inProcess = Supervisor.isChild() || System.getenv(IN_PROCESS_VARIABLE) != null;
@@ -43,7 +50,7 @@ public final class Main {
         } else {
             PrintWriter out = new PrintWriter(System.out, true);
             PrintWriter err = new PrintWriter(System.err, true);
-            status = run(out, err, args);
+            status = run(out, err, ProgressDisplay.stderrIsTerminal(), args);
             out.flush();
             err.flush();
         }
@@ -59,8 +66,13 @@ public final class Main {
         return Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst();
     }
 
+    /** Runs the command line, printing to writers that are no terminal. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = new CommandLine(new Main()).setOut(out).setErr(err);
+        return run(out, err, false, args);
+    }
+
+    private static int run(PrintWriter out, PrintWriter err, boolean stderrIsTerminal, String... args) {
+        CommandLine cli = new CommandLine(new Main(stderrIsTerminal)).setOut(out).setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (System.getenv("TFLITE_ARENA_TRACE") != null) {
                 e.printStackTrace(commandLine.getErr());

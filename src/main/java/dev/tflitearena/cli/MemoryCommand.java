@@ -56,6 +56,9 @@ final class MemoryCommand implements Callable<Integer> {
     @Mixin
     Output output;
 
+    @Mixin
+    ProgressOptions progress;
+
     @Override
     public Integer call() {
         SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack);
@@ -67,15 +70,21 @@ final class MemoryCommand implements Callable<Integer> {
         if (shapes != null) {
             throw new IllegalArgumentException("--shapes is for --resize-cycle");
         }
-        List<MemoryProfile.Result> results = MemoryProfile.measure(model, runs);
+        List<MemoryProfile.Result> results;
+        try (ProgressDisplay display = progress.open()) {
+            results = MemoryProfile.measure(model, runs, display);
+        }
         output.print(() -> toJson(results), out -> results.forEach(r -> printText(out, r)));
         return 0;
     }
 
     private int resizeCycle(List<SessionOptions> runs) {
         List<int[]> candidates = shapes == null ? null : shapes.stream().map(InputShapes::parse).toList();
-        ResizeReport report = new ResizeReport(model, xnnpack,
-                ResizeCycle.measure(model, runs, candidates, resizeCycle));
+        ResizeCycle.Result result;
+        try (ProgressDisplay display = progress.open()) {
+            result = ResizeCycle.measure(model, runs, candidates, resizeCycle, display);
+        }
+        ResizeReport report = new ResizeReport(model, xnnpack, result);
         output.print(report::toJson, report::printText);
         return 0;
     }

@@ -31,13 +31,19 @@ final class ReleaseReportCommand implements Callable<Integer> {
     @Mixin
     MeasurementOptions measurement;
 
+    @Mixin
+    ProgressOptions progress;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        ReleaseReport report = new ReleaseMeasurement(measurement.warmup, measurement.runs)
-                .measure(models(measurement.modelsDirectory));
+        ReleaseReport report;
+        try (ProgressDisplay display = progress.open()) {
+            report = new ReleaseMeasurement(measurement.warmup, measurement.runs)
+                    .measure(models(measurement.modelsDirectory), display);
+        }
         PrintWriter stdout = spec.commandLine().getOut();
         if (out == null) {
             stdout.print(report.toJson());

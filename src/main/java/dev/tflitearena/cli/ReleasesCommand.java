@@ -1,6 +1,7 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.graph.TfliteRelease;
+import dev.tflitearena.progress.ProgressCounter;
 import dev.tflitearena.release.ReleaseReport;
 import dev.tflitearena.release.ReleaseTable;
 import picocli.CommandLine.Command;
@@ -49,6 +50,9 @@ final class ReleasesCommand implements Callable<Integer> {
     @Mixin
     MeasurementOptions measurement;
 
+    @Mixin
+    ProgressOptions progress;
+
     @Spec
     CommandSpec spec;
 
@@ -59,30 +63,35 @@ final class ReleasesCommand implements Callable<Integer> {
                     + "release's jar with mvn -P tflite-X.Y");
         }
         Files.createDirectories(out);
-        PrintWriter stdout = spec.commandLine().getOut();
         List<ReleaseReport> reports = new ArrayList<>();
         boolean differs = false;
-        for (String version : releases) {
-            TfliteRelease release = TfliteRelease.of(version);
-            Path jar = Path.of("target", "tflite-" + release.version(), "tflite-arena.jar");
-            if (!noBuild) {
-                stdout.println("building TFLite " + release + ": " + jar);
-                stdout.flush();
-                run("mvn", "-q", "-B", "-P", "tflite-" + release.version(), "package", "-Dmaven.test.skip=true",
-                        "-DskipModelFetch");
+        // Lines even on a terminal: each release's 'release-report' draws its own bar there.
+        try (ProgressDisplay display = progress.openAsLines()) {
+            ProgressCounter steps = new ProgressCounter(display, (noBuild ? 1L : 2L) * releases.size());
+            for (String version : releases) {
+                TfliteRelease release = TfliteRelease.of(version);
+                Path jar = Path.of("target", "tflite-" + release.version(), "tflite-arena.jar");
+                if (!noBuild) {
+                    steps.next("building TFLite " + release + ": " + jar);
+                    run("mvn", "-q", "-B", "-P", "tflite-" + release.version(), "package", "-Dmaven.test.skip=true",
+                            "-DskipModelFetch");
+                }
+                Path report = out.resolve(release.version() + ".json");
+                steps.next("measuring TFLite " + release + ": " + report);
+                List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString(), "release-report",
+                        "--out", report.toString()));
+                command.addAll(measurement.asArguments());
+                if (progress.quiet) {
+                    command.add("--quiet");
+                }
+                int status = run(command.toArray(String[]::new));
+                differs |= status == CompareCommand.EXIT_DIFFERENT;
+                reports.add(ReleaseReport.read(report));
             }
-            Path report = out.resolve(release.version() + ".json");
-            stdout.println("measuring TFLite " + release + ": " + report);
-            stdout.flush();
-            List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString(), "release-report", "--out",
-                    report.toString()));
-            command.addAll(measurement.asArguments());
-            int status = run(command.toArray(String[]::new));
-            differs |= status == CompareCommand.EXIT_DIFFERENT;
-            reports.add(ReleaseReport.read(report));
         }
         String table = ReleaseTable.markdown(reports, new ReleaseTable.Thresholds(sizeThreshold, timeThreshold));
         Files.writeString(out.resolve("releases.md"), table);
+        PrintWriter stdout = spec.commandLine().getOut();
         stdout.println();
         stdout.print(table);
         stdout.println("\nWritten to " + out);

@@ -36,25 +36,34 @@ final class ReportCommand implements Callable<Integer> {
     @Mixin
     NativeOptions nativeOptions;
 
+    @Mixin
+    ProgressOptions progress;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
-        ComparePlannersCommand.Table table = ComparePlannersCommand.measure(input, nativeOptions, timeLimit);
         List<HtmlReport.Row> rows = new ArrayList<>();
-        if (table.nativeArenaBytes() >= 0) {
-            rows.add(new HtmlReport.Row("native", table.nativeArenaBytes(), table.lowerBound(),
-                    LowerBound.gap(table.nativeArenaBytes(), table.lowerBound()), false, 0,
-                    "TFLite's ArenaPlanner, as the runtime reports it (" + nativeOptions.settings().resolverName() + ")"));
-        }
         List<String> svgs = new ArrayList<>();
-        for (PlannerTable.Row row : table.rows()) {
-            rows.add(new HtmlReport.Row(row.name(), row.arenaBytes(), table.lowerBound(), row.gap(table.lowerBound()),
-                    row.provenOptimal(), row.millis(), ""));
-            PlanPicture picture = table.graph() != null ? PlanPicture.of(table.graph(), row.plan())
-                    : PlanPicture.of(input.getFileName() + ", planner " + row.name(), table.buffers(), row.offsets());
-            svgs.add(SvgRenderer.render(picture));
+        try (ProgressDisplay display = progress.open()) {
+            ComparePlannersCommand.Table table = ComparePlannersCommand.measure(input, nativeOptions, timeLimit,
+                    display);
+            if (table.nativeArenaBytes() >= 0) {
+                rows.add(new HtmlReport.Row("native", table.nativeArenaBytes(), table.lowerBound(),
+                        LowerBound.gap(table.nativeArenaBytes(), table.lowerBound()), false, 0,
+                        "TFLite's ArenaPlanner, as the runtime reports it (" + nativeOptions.settings().resolverName()
+                                + ")"));
+            }
+            for (PlannerTable.Row row : table.rows()) {
+                display.advance(svgs.size(), table.rows().size(), "picture of planner " + row.name());
+                rows.add(new HtmlReport.Row(row.name(), row.arenaBytes(), table.lowerBound(),
+                        row.gap(table.lowerBound()), row.provenOptimal(), row.millis(), ""));
+                PlanPicture picture = table.graph() != null ? PlanPicture.of(table.graph(), row.plan())
+                        : PlanPicture.of(input.getFileName() + ", planner " + row.name(), table.buffers(),
+                        row.offsets());
+                svgs.add(SvgRenderer.render(picture));
+            }
         }
         Files.createDirectories(out);
         Path page = out.resolve("report.html");

@@ -6,6 +6,7 @@ import dev.tflitearena.bridge.Handover;
 import dev.tflitearena.bridge.IntermediateDump;
 import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.plan.Planners;
+import dev.tflitearena.progress.ProgressCounter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -69,6 +70,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     Output output;
 
+    @Mixin
+    ProgressOptions progress;
+
     @Override
     public Integer call() {
         var strategy = NATIVE.equals(planner) ? null : Planners.byName(planner);
@@ -81,9 +85,16 @@ final class RunCommand implements Callable<Integer> {
         }
         DifferentialRun.Result result;
         IntermediateDump.Result dump;
-        try (NativeModel loaded = NativeModel.load(model)) {
+        try (ProgressDisplay display = progress.open(); NativeModel loaded = NativeModel.load(model)) {
+            ProgressCounter steps = new ProgressCounter(display, dumpDirectory == null ? 1 : 2);
+            steps.next(invokes + " invokes on both interpreters");
             result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, invokes, seed, poison);
-            dump = dumpDirectory == null ? null : IntermediateDump.write(loaded, result, seed, dumpDirectory, force);
+            if (dumpDirectory == null) {
+                dump = null;
+            } else {
+                steps.next("dumping the intermediates to " + dumpDirectory);
+                dump = IntermediateDump.write(loaded, result, seed, dumpDirectory, force);
+            }
         }
         output.print(() -> toJson(result, dump), out -> {
             printText(out, result);

@@ -6,6 +6,7 @@ import dev.tflitearena.isolation.IsolatedRun;
 import dev.tflitearena.isolation.IsolatedRun.Outcome;
 import dev.tflitearena.isolation.NativeProbe;
 import dev.tflitearena.models.SampleModels;
+import dev.tflitearena.progress.Progress;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -73,7 +74,8 @@ public final class ModelFuzz {
         return sources;
     }
 
-    public static Report run(Settings settings, Map<String, byte[]> sources) throws IOException {
+    /** Each mutant is an item of {@code progress}, first in this JVM, then in the children, a batch at a time. */
+    public static Report run(Settings settings, Map<String, byte[]> sources, Progress progress) throws IOException {
         long start = System.nanoTime();
         ModelMutator mutator = new ModelMutator(sources, settings.seed());
         Map<Outcome, Integer> inProcess = new EnumMap<>(Outcome.class);
@@ -81,6 +83,7 @@ public final class ModelFuzz {
         List<Finding> findings = new ArrayList<>();
         Duration slowest = Duration.ZERO;
         for (int i = 0; i < settings.mutants(); i++) {
+            progress.advance(i, settings.mutants(), "mutants read in this JVM, " + findings.size() + " findings");
             ModelMutator.Mutant mutant = mutator.mutant(i);
             long before = System.nanoTime();
             Finding finding = read(mutant);
@@ -102,6 +105,8 @@ public final class ModelFuzz {
                     budgetSpent = true;
                     break;
                 }
+                progress.advance(nativeRun, nativeMutants, "mutants run natively in child JVMs, " + findings.size()
+                        + " findings");
                 int end = Math.min(nativeMutants, nativeRun + BATCH);
                 List<ModelMutator.Mutant> batch = new ArrayList<>();
                 List<Path> files = new ArrayList<>();

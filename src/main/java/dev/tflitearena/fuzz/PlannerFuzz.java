@@ -8,9 +8,9 @@ import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.Planners;
 import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.progress.Progress;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +46,6 @@ public final class PlannerFuzz {
     static final int MAX_SAVED = 10;
     /** Candidates the shrinker tries per failure. */
     static final int MAX_SHRINK_TRIES = 4000;
-    private static final Duration PROGRESS_EVERY = Duration.ofMinutes(1);
 
     /**
      * @param reference   the planner compared with the native plan; its factory is called once per thread
@@ -107,8 +106,8 @@ public final class PlannerFuzz {
     private PlannerFuzz() {
     }
 
-    /** Runs the graphs; {@code log} (may be null) gets a progress line every minute. */
-    public static Report run(Settings settings, PrintWriter log) throws InterruptedException {
+    /** Runs the graphs, each an item of {@code progress}, then shrinks the failures to save. */
+    public static Report run(Settings settings, Progress progress) throws InterruptedException {
         long start = System.nanoTime();
         AtomicInteger next = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
@@ -118,6 +117,7 @@ public final class PlannerFuzz {
             counts.put(kind, new AtomicInteger());
         }
         ConcurrentLinkedQueue<Failure> kept = new ConcurrentLinkedQueue<>();
+        advance(progress, 0, settings, counts);
         ExecutorService pool = Executors.newFixedThreadPool(settings.threads());
         List<Future<?>> workers = new ArrayList<>();
         for (int w = 0; w < settings.threads(); w++) {
@@ -140,19 +140,12 @@ public final class PlannerFuzz {
                             kept.add(new Failure(i, graphSeed, f, null, null));
                         }
                     }
-                    done.incrementAndGet();
+                    advance(progress, done.incrementAndGet(), settings, counts);
                 }
             }));
         }
         pool.shutdown();
-        while (!pool.awaitTermination(PROGRESS_EVERY.toSeconds(), TimeUnit.SECONDS)) {
-            if (log != null) {
-                log.printf("%d graphs, %d mismatches, %d validator failures, %d errors, %d s%n", done.get(),
-                        counts.get(Kind.MISMATCH).get(), counts.get(Kind.VALIDATOR).get(), counts.get(Kind.ERROR).get(),
-                        Duration.ofNanos(System.nanoTime() - start).toSeconds());
-                log.flush();
-            }
-        }
+        pool.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
         for (Future<?> worker : workers) {
             try {
                 worker.get();
@@ -167,12 +160,20 @@ public final class PlannerFuzz {
         for (int i = 0; i < failures.size() && shrunkKinds.size() < MAX_SAVED; i++) {
             Finding f = failures.get(i).finding();
             if (shrunkKinds.add(f.kind() + " " + f.who())) {
+                progress.step("shrinking graph " + failures.get(i).index() + " (" + f.kind().name().toLowerCase()
+                        + ", " + f.who() + ")");
                 failures.set(i, shrunk(failures.get(i), settings));
             }
         }
         return new Report(done.get(), tensors.get(), counts.get(Kind.MISMATCH).get(),
                 counts.get(Kind.VALIDATOR).get(), counts.get(Kind.ERROR).get(),
                 Duration.ofNanos(System.nanoTime() - start), budgetSpent, failures);
+    }
+
+    private static void advance(Progress progress, int done, Settings settings, Map<Kind, AtomicInteger> counts) {
+        progress.advance(done, settings.graphs(), String.format(
+                "graphs checked: %d mismatches, %d validator failures, %d errors", counts.get(Kind.MISMATCH).get(),
+                counts.get(Kind.VALIDATOR).get(), counts.get(Kind.ERROR).get()));
     }
 
     /** One graph, a saved failure for instance, through the same check as a run's graphs. */

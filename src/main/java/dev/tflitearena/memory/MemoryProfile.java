@@ -2,6 +2,8 @@ package dev.tflitearena.memory;
 
 import dev.tflitearena.bridge.SeededInputs;
 import dev.tflitearena.graph.Tensor;
+import dev.tflitearena.progress.Progress;
+import dev.tflitearena.progress.ProgressCounter;
 import dev.tflitearena.session.Session;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TensorInfo;
@@ -23,6 +25,8 @@ import java.util.List;
  */
 public final class MemoryProfile {
     public static final int INVOKES = 100;
+    /** The samples of a session: before loading, after loading, after allocating, after 1 and after all invokes. */
+    private static final int STAGES = 5;
     /**
      * Native heap growth between the first and the last invoke that is not flagged when the JVM's own
      * mallocs are not known: those (its compiler threads, say) come and go by up to a megabyte, which no
@@ -74,23 +78,30 @@ public final class MemoryProfile {
     /**
      * Measures each of {@code runs} in turn, after an unreported round of them all: that round pays for loading
      * the native library and for the JVM compiling the planners and the run loop, whose memory would otherwise
-     * count against whichever run came first.
+     * count against whichever run came first. Each stage of each round is an item of {@code progress}.
      */
-    public static List<Result> measure(Path model, List<SessionOptions> runs) {
-        runs.forEach(options -> measure(model, options));
-        return runs.stream().map(options -> measure(model, options)).toList();
+    public static List<Result> measure(Path model, List<SessionOptions> runs, Progress progress) {
+        ProgressCounter stages = new ProgressCounter(progress, 2L * runs.size() * STAGES);
+        runs.forEach(options -> measure(model, options, stages, "warm-up round, "));
+        return runs.stream().map(options -> measure(model, options, stages, "")).toList();
     }
 
-    private static Result measure(Path model, SessionOptions options) {
+    private static Result measure(Path model, SessionOptions options, ProgressCounter stages, String round) {
+        String run = round + options.planner() + " plan: ";
         List<Sample> samples = new ArrayList<>();
+        stages.next(run + "before loading");
         samples.add(sample("before loading"));
+        stages.next(run + "loading");
         try (TfLiteModel loaded = TfLiteModel.load(model)) {
             samples.add(sample("after loading"));
+            stages.next(run + "allocating");
             try (Session session = loaded.newSession(options)) {
                 samples.add(sample("after allocating"));
+                stages.next(run + "1 invoke");
                 Object[] inputs = seededInputs(session);
                 session.run(inputs);
                 samples.add(sample("after 1 invoke"));
+                stages.next(run + INVOKES + " invokes");
                 for (int i = 1; i < INVOKES; i++) {
                     session.run(inputs);
                 }

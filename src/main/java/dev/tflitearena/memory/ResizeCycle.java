@@ -1,6 +1,8 @@
 package dev.tflitearena.memory;
 
 import dev.tflitearena.isolation.Supervisor;
+import dev.tflitearena.progress.Progress;
+import dev.tflitearena.progress.ProgressCounter;
 import dev.tflitearena.session.Session;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TfLiteModel;
@@ -57,17 +59,19 @@ public final class ResizeCycle {
      * Measures each configuration's fixed and resized runs of {@code resizes} steps, cycling through the
      * candidates the model accepts (null: the {@link InputShapes#defaults} of its own shape), as tried in a
      * child JVM where a crash is contained ({@link ResizeProbe}). Like {@link MemoryProfile#measure}, an
-     * unreported round goes first, so that loading the library and compiling Java count against no run.
+     * unreported round goes first, so that loading the library and compiling Java count against no run. Each
+     * step of each run is an item of {@code progress}.
      *
      * @throws IllegalArgumentException if the model accepts none of the candidates, saying for each what TFLite
      *                                  said or how it crashed
      */
     public static Result measure(Path model, List<SessionOptions> configurations, List<int[]> candidates,
-                                 int resizes) {
+                                 int resizes, Progress progress) {
         if (resizes < 1) {
             throw new IllegalArgumentException("--resize-cycle must be at least 1, got " + resizes);
         }
         try (TfLiteModel loaded = TfLiteModel.load(model)) {
+            // No progress before the probe: it captures the process's standard error, where progress is shown.
             ResizeProbe.Outcome probe = ResizeProbe.probe(loaded, configurations, candidates);
             if (probe.accepted().size() < 2) {
                 throw new IllegalArgumentException(model + ": not resizable: input '" + probe.input() + "' "
@@ -79,18 +83,25 @@ public final class ResizeCycle {
             for (int k = 0; k <= resizes; k++) {
                 steps.add(probe.accepted().get(k % probe.accepted().size()));
             }
-            configurations.forEach(options -> measure(loaded, options, steps));
-            List<Measured> runs = configurations.stream().map(options -> measure(loaded, options, steps)).toList();
+            // Two rounds of a fixed and a resized run per configuration.
+            ProgressCounter counter = new ProgressCounter(progress, 2L * configurations.size() * 2 * steps.size());
+            configurations.forEach(options -> measure(loaded, options, steps, counter, "warm-up round, "));
+            List<Measured> runs = configurations.stream()
+                    .map(options -> measure(loaded, options, steps, counter, "")).toList();
             return new Result(probe.input(), probe.accepted(), probe.refused(), runs);
         }
     }
 
-    private static Measured measure(TfLiteModel model, SessionOptions options, List<int[]> steps) {
-        return new Measured(options, run(model, options, steps, false), run(model, options, steps, true));
+    private static Measured measure(TfLiteModel model, SessionOptions options, List<int[]> steps,
+                                    ProgressCounter counter, String round) {
+        String plan = round + options.planner() + " plan, ";
+        return new Measured(options, run(model, options, steps, false, counter, plan + "fixed run"),
+                run(model, options, steps, true, counter, plan + "resized run"));
     }
 
     /** Invokes once per shape; resizing to it first unless the run is the fixed one, which only invokes. */
-    private static Run run(TfLiteModel model, SessionOptions options, List<int[]> shapes, boolean resize) {
+    private static Run run(TfLiteModel model, SessionOptions options, List<int[]> shapes, boolean resize,
+                           ProgressCounter counter, String label) {
         MemoryProfile.settle();
         PeakRss peak = PeakRss.start();
         List<Step> steps = new ArrayList<>();
@@ -98,6 +109,7 @@ public final class ResizeCycle {
         try (Session session = model.newSession(options)) {
             for (int k = 0; k < shapes.size(); k++) {
                 int[] shape = resize ? shapes.get(k) : shapes.get(0);
+                counter.next(label + ": step " + k + (resize ? ", " + InputShapes.format(shape) : ""));
                 if (k > 0 && resize) {
                     doing("resizing to", shape, options, true, k);
                     session.resizeInput(0, shape);

@@ -1,13 +1,15 @@
 package dev.tflitearena.plan;
 
 import dev.tflitearena.graph.Graph;
+import dev.tflitearena.progress.Progress;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Several planners on one graph or buffer set, side by side: each one's arena, how long it took, and
- * whether it is proven optimal; the lower bound they are measured against. Every plan is validated.
+ * whether it is proven optimal; the lower bound they are measured against. Every plan is validated. Each
+ * planner is an item of the progress given.
  */
 public final class PlannerTable {
     /** One planner's result; {@code plan} for a graph, {@code offsets} for a buffer set. */
@@ -21,9 +23,10 @@ public final class PlannerTable {
     }
 
     /** The rw arenas summed over subgraphs, against the sum of their lower bounds. */
-    public static List<Row> of(Graph graph, List<Planner> planners) {
+    public static List<Row> of(Graph graph, List<Planner> planners, Progress progress) {
         List<Row> rows = new ArrayList<>();
         for (Planner planner : planners) {
+            progress.advance(rows.size(), planners.size(), "planner " + planner.name());
             long start = System.nanoTime();
             Plan plan = planner.plan(graph);
             long millis = (System.nanoTime() - start) / 1_000_000;
@@ -39,10 +42,11 @@ public final class PlannerTable {
         return rows;
     }
 
-    public static List<Row> of(BufferSet buffers, List<Placer> placers) {
+    public static List<Row> of(BufferSet buffers, List<Placer> placers, Progress progress) {
         List<Row> rows = new ArrayList<>();
         long bound = buffers.lowerBound();
         for (Placer placer : placers) {
+            progress.advance(rows.size(), placers.size(), "planner " + placer.name());
             long start = System.nanoTime();
             Placer.Solution solution = placer.place(buffers);
             long millis = (System.nanoTime() - start) / 1_000_000;

@@ -13,6 +13,7 @@ import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanComparison;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.progress.Progress;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Measures models on the TFLite release loaded in this JVM: the cross-check under the four interpreter
@@ -50,12 +52,14 @@ public final class ReleaseMeasurement {
         this.runs = runs;
     }
 
-    public ReleaseReport measure(List<Path> models) throws Exception {
+    /** Measures the models, each an item of {@code progress}. */
+    public ReleaseReport measure(List<Path> models, Progress progress) throws Exception {
         List<ModelReport> reports = new ArrayList<>();
         OperatingSystemMXBean system = ManagementFactory.getOperatingSystemMXBean();
         double maxLoad = 0;
         for (Path model : models) {
-            reports.add(measure(model));
+            String name = model.getFileName().toString();
+            reports.add(measure(model, part -> progress.advance(reports.size(), models.size(), name + ": " + part)));
             maxLoad = Math.max(maxLoad, system.getSystemLoadAverage());
         }
         return new ReleaseReport(ReleaseReport.FORMAT, ReleaseReport.VERSION, NativeRelease.version(),
@@ -66,12 +70,14 @@ public final class ReleaseMeasurement {
                         System.getProperty("java.version"), maxLoad), reports);
     }
 
-    private ModelReport measure(Path file) throws Exception {
+    /** Measures one model, telling {@code parts} what it is measuring. */
+    private ModelReport measure(Path file, Consumer<String> parts) throws Exception {
         String name = file.getFileName().toString();
         try (NativeModel model = NativeModel.load(file)) {
             List<ModelReport.CrossCheckResult> checks = new ArrayList<>();
             CrossCheck.Result reference = null;
             for (Map.Entry<String, InterpreterSettings> e : CROSS_CHECKS.entrySet()) {
+                parts.accept("cross-check, " + e.getKey());
                 CrossCheck.Result result = CrossCheck.run(model, e.getValue(), SEED);
                 PlanComparison c = result.comparison();
                 int mismatches = c.subgraphs().stream().mapToInt(s -> s.mismatches().size()).sum();
@@ -83,6 +89,7 @@ public final class ReleaseMeasurement {
             Graph graph = reference.graph();
             Plan nativePlan = reference.comparison().expected();
             TflitePlanner planner = new TflitePlanner();
+            parts.accept("timing the Java planner, set-up and invoke");
             double javaPlanMs = MedianTime.millis(warmup, runs, () -> planner.plan(graph));
             double setupMs = MedianTime.millis(warmup, runs, () -> {
                 try (NativeInterpreter interpreter = NativeInterpreter.build(model, InterpreterSettings.DEFAULT)) {

@@ -3,6 +3,7 @@ package dev.tflitearena.fuzz;
 import dev.tflitearena.TestModels;
 import dev.tflitearena.isolation.IsolatedRun;
 import dev.tflitearena.isolation.IsolatedRun.Outcome;
+import dev.tflitearena.progress.Progress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +25,7 @@ class ModelFuzzTest {
     void hostileModelsAreReadOrRefusedAndNativeTroubleStaysInTheChild(@TempDir Path out) throws IOException {
         ModelFuzz.Settings settings = new ModelFuzz.Settings(200, 40, 1, Duration.ZERO, out,
                 IsolatedRun.Limits.DEFAULT);
-        ModelFuzz.Report report = ModelFuzz.run(settings, ModelFuzz.sources(TestModels.directory()));
+        ModelFuzz.Report report = ModelFuzz.run(settings, ModelFuzz.sources(TestModels.directory()), Progress.NONE);
         System.out.println("ModelFuzzTest: in-process " + report.inProcess() + ", isolated " + report.isolated());
         assertTrue(report.parentClean(), () -> report.findings().get(0).describe());
         assertEquals(200, report.inProcess().values().stream().mapToInt(Integer::intValue).sum());

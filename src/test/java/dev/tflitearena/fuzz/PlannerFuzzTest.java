@@ -8,6 +8,7 @@ import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.progress.Progress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +29,8 @@ class PlannerFuzzTest {
 
     @Test
     void aThousandRandomGraphsArePlannedAsTheNativePlannerPlansThem() throws InterruptedException {
-        PlannerFuzz.Report report = PlannerFuzz.run(PlannerFuzz.Settings.of(1000, SEED, Duration.ofMillis(200)), null);
+        PlannerFuzz.Report report = PlannerFuzz.run(PlannerFuzz.Settings.of(1000, SEED, Duration.ofMillis(200)),
+                Progress.NONE);
         System.out.printf("fuzz-planner --graphs 1000 --seed %d: %d graphs, %d tensors compared, %d mismatches, "
                         + "%d validator failures, %d errors, %.1f s%n", SEED, report.graphs(), report.tensorsCompared(),
                 report.mismatches(), report.validatorFailures(), report.errors(), report.elapsed().toMillis() / 1000.0);
@@ -42,7 +44,7 @@ class PlannerFuzzTest {
     void aPlantedMismatchShrinksToOneNodeAndItsTemporary(@TempDir Path out) throws Exception {
         PlannerFuzz.Settings settings = PlannerFuzz.Settings.of(40, SEED, Duration.ofMillis(50))
                 .withReference(TemporariesOneLineUp::new).withValidated(List::of).withOut(out);
-        PlannerFuzz.Report report = PlannerFuzz.run(settings, null);
+        PlannerFuzz.Report report = PlannerFuzz.run(settings, Progress.NONE);
         assertTrue(report.mismatches() > 0, "the planted bug went unnoticed");
         PlannerFuzz.Failure first = report.failures().get(0);
         Graph minimal = first.shrunk();
