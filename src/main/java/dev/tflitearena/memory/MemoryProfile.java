@@ -14,6 +14,7 @@ import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,7 +121,7 @@ public final class MemoryProfile {
         Tensor tensor = new Tensor(input.index(), input.name(), input.bytes(), null, false,
                 input.type() == null ? null : input.type().jsonName(), input.shape());
         byte[] data = SeededInputs.of(tensor, 1);
-        return ByteBuffer.allocateDirect(data.length).put(data).flip();
+        return ByteBuffer.allocateDirect(data.length).order(ByteOrder.nativeOrder()).put(data).flip();
     }
 
     private static Sample sample(String stage) {
