@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Screenshots an HTML report (HtmlReport's output) with headless Chromium, to look at a plan's pictures
-# without a desktop.
+# Screenshots an HTML report (HtmlReport's output) or an SVG picture with headless Chromium, to look at a plan
+# as a reader sees it, without a desktop.
 # Usage: tests/report-screenshot.sh REPORT.html OUT.png [WIDTH,HEIGHT]   (window size, default 1400,2000)
 # Needs Debian's chromium package: apt-get install -y chromium
 set -euo pipefail

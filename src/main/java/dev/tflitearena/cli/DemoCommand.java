@@ -5,22 +5,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.NativeRelease;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.models.DemoModel;
-import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Ledger;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
-import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.PlannerTable;
 import dev.tflitearena.plan.Planners;
-import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.TflitePlanner;
 import dev.tflitearena.plan.render.HtmlReport;
 import dev.tflitearena.plan.render.PlanPicture;
 import dev.tflitearena.plan.render.SvgRenderer;
-import dev.tflitearena.progress.ProgressCounter;
+import dev.tflitearena.progress.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,6 +28,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,7 +40,7 @@ import java.util.function.Supplier;
         description = "Builds the classic worked example of arena reuse (a 224x224x3 input through outputs of "
                 + "112x112x16, 56x56x32, 28x28x64 and 1000 values, four GATHER_ND ops that add no temporaries), in "
                 + "float32 and int8, runs the native planner and every Java planner on it, and prints the ledger. "
-                + "Writes the plan pictures and an HTML report to --out.")
+                + "Writes the plan pictures and an HTML report with the same ledger to --out.")
 final class DemoCommand implements Callable<Integer> {
     private static final java.time.Duration DEMO_TIME_LIMIT = java.time.Duration.ofSeconds(2);
 
@@ -54,9 +54,9 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     ProgressOptions progress;
 
-    /** One version of the demo, measured. */
+    /** One version of the demo, measured; {@code planners} in {@link Planners#all} order. */
     private record Run(String name, Graph graph, long nativeArenaBytes, long nativeNaiveBytes, Ledger ledger,
-                       Plan nativePlan, List<Plan> plans) {
+                       Plan nativePlan, List<PlannerTable.Row> planners) {
         Subgraph subgraph() {
             return graph.subgraphs().get(0);
         }
@@ -67,18 +67,16 @@ final class DemoCommand implements Callable<Integer> {
         Run float32;
         Run int8;
         try (ProgressDisplay display = progress.open()) {
-            // Per version, the native interpreters, then each planner.
-            ProgressCounter steps = new ProgressCounter(display, 2L * (1 + Planners.all(DEMO_TIME_LIMIT).size()));
-            float32 = measure("float32", DemoModel::float32, steps);
-            int8 = measure("int8", DemoModel::int8, steps);
+            float32 = measure("float32", DemoModel::float32, display);
+            int8 = measure("int8", DemoModel::int8, display);
         }
-        writePictures(List.of(float32, int8));
+        writePictures(float32, int8);
         output.print(() -> toJson(float32, int8), text -> printText(text, float32, int8));
         return 0;
     }
 
-    private static Run measure(String name, Supplier<byte[]> model, ProgressCounter steps) {
-        steps.next(name + ": the native plans");
+    private static Run measure(String name, Supplier<byte[]> model, Progress progress) {
+        progress.step(name + ": native interpreters");
         try (NativeModel loaded = NativeModel.fromBytes(model.get(), "demo_" + name)) {
             Graph graph;
             Plan nativePlan;
@@ -93,38 +91,33 @@ final class DemoCommand implements Callable<Integer> {
                 preserving.allocateTensors();
                 naive = preserving.memoryInfo().arenaBytes();
             }
-            List<Plan> plans = new ArrayList<>();
-            for (Planner planner : Planners.all(DEMO_TIME_LIMIT)) {
-                steps.next(name + ": planner " + planner.name());
-                plans.add(planner.plan(graph));
-            }
             return new Run(name, graph, nativePlan.subgraphs().get(0).arenaBytes(), naive,
-                    Ledger.of(graph.subgraphs().get(0), graph.options()), nativePlan, plans);
+                    Ledger.of(graph.subgraphs().get(0), graph.options()), nativePlan,
+                    PlannerTable.of(graph, Planners.all(DEMO_TIME_LIMIT), progress));
         }
     }
 
-    private void writePictures(List<Run> runs) throws IOException {
+    /** Per version an SVG of the tflite plan, and the page: the ledger, then per version its table and picture. */
+    private void writePictures(Run float32, Run int8) throws IOException {
         Files.createDirectories(out);
-        List<HtmlReport.Row> rows = new ArrayList<>();
-        List<String> svgs = new ArrayList<>();
-        for (Run run : runs) {
-            long bound = run.ledger().lowerBoundBytes();
-            rows.add(new HtmlReport.Row("native (" + run.name() + ")", run.nativeArenaBytes(), bound,
-                    LowerBound.gap(run.nativeArenaBytes(), bound), false, 0, "TFLite's ArenaPlanner, measured"));
-            for (Plan plan : run.plans()) {
-                SubgraphPlan sp = plan.subgraphs().get(0);
-                rows.add(new HtmlReport.Row(plan.planner() + " (" + run.name() + ")", sp.arenaBytes(), bound,
-                        LowerBound.gap(sp.arenaBytes(), bound), sp.provenOptimal() || sp.arenaBytes() == bound, 0, ""));
-            }
-            String svg = SvgRenderer.render(PlanPicture.of(run.graph(), tflitePlan(run)));
-            Files.writeString(out.resolve("demo_" + run.name() + ".svg"), svg);
-            svgs.add(svg);
+        List<HtmlReport.Section> sections = new ArrayList<>();
+        for (Run run : List.of(float32, int8)) {
+            PlanPicture planned = PlanPicture.of(run.graph(), tflitePlan(run));
+            PlanPicture picture = new PlanPicture("demo_" + run.name() + ": " + planned.title(), planned.panels());
+            Files.writeString(out.resolve("demo_" + run.name() + ".svg"), SvgRenderer.render(picture));
+            sections.add(new HtmlReport.Section(run.name(), ReportCommand.rows(run.planners(),
+                    run.ledger().lowerBoundBytes(), run.nativeArenaBytes()), List.of(picture)));
         }
-        Files.writeString(out.resolve("demo.html"), HtmlReport.render("tflite-arena demo", rows, svgs));
+        HtmlReport.Provenance provenance = new HtmlReport.Provenance(NativeRelease.version() + ", planned under "
+                + float32.graph().options().release().version() + "'s rules",
+                InterpreterSettings.DEFAULT.resolverName(), LocalDate.now().toString());
+        Files.writeString(out.resolve("demo.html"),
+                HtmlReport.render("tflite-arena demo", provenance, ledger(float32, int8), sections));
     }
 
     private static Plan tflitePlan(Run run) {
-        return run.plans().stream().filter(p -> p.planner().equals(TflitePlanner.NAME)).findFirst().orElseThrow();
+        return run.planners().stream().filter(p -> p.name().equals(TflitePlanner.NAME)).findFirst().orElseThrow()
+                .plan();
     }
 
     private ObjectNode toJson(Run float32, Run int8) {
@@ -144,10 +137,10 @@ final class DemoCommand implements Callable<Integer> {
         j.put("lower_bound_bytes", run.ledger().lowerBoundBytes());
         j.put("native_arena_bytes", run.nativeArenaBytes());
         ArrayNode planners = j.putArray("planners");
-        for (Plan plan : run.plans()) {
+        for (PlannerTable.Row row : run.planners()) {
             ObjectNode p = planners.addObject();
-            p.put("name", plan.planner());
-            p.put("arena_bytes", plan.subgraphs().get(0).arenaBytes());
+            p.put("name", row.name());
+            p.put("arena_bytes", row.arenaBytes());
         }
         ArrayNode tensors = j.putArray("tensors");
         for (Placement p : run.nativePlan().subgraphs().get(0).placements()) {
@@ -180,25 +173,33 @@ final class DemoCommand implements Callable<Integer> {
             table.print(text);
             text.println();
         }
-        TextTable ledger = new TextTable("ledger", "float32", "int8").leftAlign(0);
-        ledger.add("naive total (every tensor its own buffer)", bytes(float32.ledger().naiveBytes()),
-                bytes(int8.ledger().naiveBytes()));
-        ledger.add("  measured: native arena, preserve_all_tensors", bytes(float32.nativeNaiveBytes()),
-                bytes(int8.nativeNaiveBytes()));
-        ledger.add("peak live bytes if the input were freed", bytes(float32.ledger().peakLiveBytes()),
-                bytes(int8.ledger().peakLiveBytes()));
-        ledger.add("lower bound under TFLite's rules", bytes(float32.ledger().lowerBoundBytes()),
-                bytes(int8.ledger().lowerBoundBytes()));
-        ledger.add("native arena (measured)", bytes(float32.nativeArenaBytes()), bytes(int8.nativeArenaBytes()));
-        for (int i = 0; i < float32.plans().size(); i++) {
-            ledger.add("Java planner " + float32.plans().get(i).planner(),
-                    bytes(float32.plans().get(i).subgraphs().get(0).arenaBytes()),
-                    bytes(int8.plans().get(i).subgraphs().get(0).arenaBytes()));
-        }
-        ledger.print(text);
+        HtmlReport.Table ledger = ledger(float32, int8);
+        TextTable ledgerText = new TextTable(ledger.header().toArray(String[]::new)).leftAlign(0);
+        ledger.rows().forEach(row -> ledgerText.add(row.toArray()));
+        ledgerText.print(text);
         text.println();
         text.println("The ops are four GATHER_NDs: their kernel adds no temporaries and shares no memory in place.");
         text.println("Pictures and report: " + out.resolve("demo.html"));
+    }
+
+    /** The ledger, as the terminal and the page both show it. */
+    private static HtmlReport.Table ledger(Run float32, Run int8) {
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(List.of("naive total (every tensor its own buffer)", bytes(float32.ledger().naiveBytes()),
+                bytes(int8.ledger().naiveBytes())));
+        rows.add(List.of("  measured: native arena, preserve_all_tensors", bytes(float32.nativeNaiveBytes()),
+                bytes(int8.nativeNaiveBytes())));
+        rows.add(List.of("peak live bytes if the input were freed", bytes(float32.ledger().peakLiveBytes()),
+                bytes(int8.ledger().peakLiveBytes())));
+        rows.add(List.of("lower bound under TFLite's rules", bytes(float32.ledger().lowerBoundBytes()),
+                bytes(int8.ledger().lowerBoundBytes())));
+        rows.add(List.of("native arena (measured)", bytes(float32.nativeArenaBytes()),
+                bytes(int8.nativeArenaBytes())));
+        for (int i = 0; i < float32.planners().size(); i++) {
+            rows.add(List.of("Java planner " + float32.planners().get(i).name(),
+                    bytes(float32.planners().get(i).arenaBytes()), bytes(int8.planners().get(i).arenaBytes())));
+        }
+        return new HtmlReport.Table(List.of("ledger", "float32", "int8"), rows);
     }
 
     private static String bytes(long bytes) {

@@ -53,8 +53,22 @@ public record BufferSet(List<Buffer> buffers, int steps, int alignment) {
         return new BufferSet(buffers, Math.max(lifetimes.nodeCount(), 1), alignment);
     }
 
+    /**
+     * The step at which the most bytes are live (the first, on a tie) and the buffers live there, in the
+     * set's order: what the lower bound is made of.
+     */
+    public record Peak(int step, long bytes, List<Buffer> live) {
+        public Peak {
+            live = List.copyOf(live);
+        }
+    }
+
     /** The most bytes live at one step: no placement's arena is smaller. */
     public long lowerBound() {
+        return peak().bytes();
+    }
+
+    public Peak peak() {
         long[] sizes = new long[buffers.size()];
         int[] first = new int[buffers.size()];
         int[] last = new int[buffers.size()];
@@ -63,7 +77,9 @@ public record BufferSet(List<Buffer> buffers, int steps, int alignment) {
             first[i] = buffers.get(i).first;
             last[i] = buffers.get(i).last;
         }
-        return LowerBound.of(sizes, first, last, steps);
+        int step = LowerBound.peakStep(sizes, first, last, steps);
+        List<Buffer> live = buffers.stream().filter(b -> b.size > 0 && b.first <= step && step <= b.last).toList();
+        return new Peak(step, live.stream().mapToLong(Buffer::size).sum(), live);
     }
 
     /** The arena a placement needs: the highest end of any buffer. */

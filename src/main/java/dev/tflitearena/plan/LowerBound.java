@@ -21,18 +21,36 @@ public final class LowerBound {
 
     /** The most bytes live at one time step, for buffers live over the inclusive steps first..last. */
     public static long of(long[] bytes, int[] first, int[] last, int steps) {
-        long[] change = new long[steps + 1];
-        for (int i = 0; i < bytes.length; i++) {
-            change[first[i]] += bytes[i];
-            change[last[i] + 1] -= bytes[i];
-        }
-        long live = 0;
-        long peak = 0;
-        for (int step = 0; step < steps; step++) {
-            live += change[step];
-            peak = Math.max(peak, live);
+        long[] live = live(bytes, first, last, steps);
+        return live[fullest(live, steps)];
+    }
+
+    /** The first time step at which the most bytes are live: where {@link #of(long[], int[], int[], int)} is met. */
+    public static int peakStep(long[] bytes, int[] first, int[] last, int steps) {
+        return fullest(live(bytes, first, last, steps), steps);
+    }
+
+    private static int fullest(long[] live, int steps) {
+        int peak = 0;
+        for (int step = 1; step < steps; step++) {
+            if (live[step] > live[peak]) {
+                peak = step;
+            }
         }
         return peak;
+    }
+
+    /** The bytes live at each of the steps (at least one). */
+    private static long[] live(long[] bytes, int[] first, int[] last, int steps) {
+        long[] live = new long[Math.max(steps, 1) + 1];
+        for (int i = 0; i < bytes.length; i++) {
+            live[first[i]] += bytes[i];
+            live[last[i] + 1] -= bytes[i];
+        }
+        for (int step = 1; step < live.length; step++) {
+            live[step] += live[step - 1];
+        }
+        return live;
     }
 
     /** The rw arena's lower bound under TFLite's lifetime rules. */

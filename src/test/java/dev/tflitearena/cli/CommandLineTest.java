@@ -3,6 +3,7 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.TestModels;
+import dev.tflitearena.bridge.NativeRelease;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -164,6 +165,52 @@ class CommandLineTest {
         ArenaFields.assertNamed(json, "native_arena_bytes", "arena_bytes");
         assertTrue(Files.readString(temp.resolve("demo.html")).contains("<svg"));
         assertTrue(Files.exists(temp.resolve("demo_float32.svg")));
+    }
+
+    @Test
+    void demoPageShowsTheTerminalsLedgerAndATableAndPicturePerVersion() throws IOException {
+        Cli.Result r = run("demo", "--out", temp.toString());
+        assertEquals(0, r.status(), r.err());
+        String html = Files.readString(temp.resolve("demo.html"));
+        String ledger = r.out().substring(r.out().indexOf("\nledger "));
+        int rows = 0;
+        for (String line : ledger.strip().split("\n")) {
+            if (line.startsWith("ledger") || line.isBlank() || !line.contains("KiB)")) {
+                continue;
+            }
+            String label = line.substring(0, line.indexOf("  ", 2)).strip();
+            String[] figures = line.substring(label.length() + 2).strip().split(" {2,}");
+            String row = "<td class=\"label\">" + (line.startsWith("  ") ? "  " : "") + label.replace("'", "&#39;")
+                    + "</td><td class=\"number\">" + figures[0] + "</td><td class=\"number\">" + figures[1] + "</td>";
+            assertTrue(html.contains(row), row);
+            rows++;
+        }
+        assertEquals(11, rows, "naive, measured naive, live peak, lower bound, native and six Java planners");
+        assertTrue(html.contains("<h2>float32</h2>") && html.contains("<h2>int8</h2>"), html);
+        assertTrue(html.contains(">demo_float32: tflite plan</text>"), "the picture names planner and version");
+        assertTrue(html.contains(">demo_int8: tflite plan</text>"));
+        assertFalse(html.contains("class=\"best\""), "every planner reaches the lower bound: none is better");
+        assertEquals(2, html.split("not measured", -1).length - 1, "the native row of each version");
+        assertTrue(html.contains("TFLite " + NativeRelease.version() + ", planned under "), html);
+        assertTrue(html.contains("Peak of the lower bound: node 1 (GATHER_ND), 1.7 MiB (1,806,336 B) live in 3 "
+                + "buffers"), html);
+    }
+
+    @Test
+    void reportPageNamesTheReleaseAndResolverAndDoesNotTimeTheNativePlan() throws IOException {
+        Cli.Result r = run("report", TestModels.named("face_detection_short_range.tflite").toString(), "--out",
+                temp.toString(), "--time-limit", "2");
+        assertEquals(0, r.status(), r.err());
+        String html = Files.readString(temp.resolve("report.html"));
+        assertTrue(html.contains("<p class=\"provenance\">TFLite " + NativeRelease.version() + ", planned under "
+                + NativeRelease.loaded().version() + "&#39;s rules; resolver "
+                + "BuiltinOpResolverWithoutDefaultDelegates; "), html);
+        String nativeRow = html.substring(html.indexOf("<td>native</td>"));
+        nativeRow = nativeRow.substring(0, nativeRow.indexOf("</tr>"));
+        assertTrue(nativeRow.contains("<td class=\"number unmeasured\">not measured</td>"), nativeRow);
+        assertFalse(nativeRow.contains(" ms<"), nativeRow);
+        assertTrue(html.contains("<table class=\"peak\">"), html);
+        assertTrue(html.contains("<td>input</td>"), "the graph input is live at the peak");
     }
 
     @Test

@@ -4,6 +4,8 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.ClassicChain;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The classic worked example: 224x224x3 floats through outputs of 112x112x16, 56x56x32, 28x28x64 and 1000. */
@@ -29,5 +31,16 @@ class LedgerTest {
         // Two buffers live together at step 1 only.
         assertEquals(30, LowerBound.of(new long[]{10, 20, 5}, new int[]{0, 1, 2}, new int[]{1, 1, 3}, 4));
         assertEquals(0, LowerBound.of(new long[0], new int[0], new int[0], 1));
+        assertEquals(1, LowerBound.peakStep(new long[]{10, 20, 5}, new int[]{0, 1, 2}, new int[]{1, 1, 3}, 4));
+        assertEquals(0, LowerBound.peakStep(new long[]{5, 5}, new int[]{0, 1}, new int[]{0, 1}, 2), "first on a tie");
+    }
+
+    @Test
+    void thePeakOfTheChainIsNodeOneWhereTheInputAndTwoOutputsAreLive() {
+        Graph graph = ClassicChain.graph();
+        BufferSet.Peak peak = BufferSet.of(graph.subgraphs().get(0), graph.options()).peak();
+        assertEquals(1, peak.step());
+        assertEquals(1_806_336, peak.bytes(), "the lower bound");
+        assertEquals(List.of(0, 1, 2), peak.live().stream().map(BufferSet.Buffer::id).toList());
     }
 }

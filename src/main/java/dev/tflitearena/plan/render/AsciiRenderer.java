@@ -2,6 +2,7 @@ package dev.tflitearena.plan.render;
 
 import dev.tflitearena.plan.render.PlanPicture.Box;
 import dev.tflitearena.plan.render.PlanPicture.Panel;
+import dev.tflitearena.plan.render.PlanPicture.Peak;
 
 import java.util.Comparator;
 import java.util.List;
@@ -10,7 +11,8 @@ import java.util.List;
  * Draws a {@link PlanPicture} for a terminal, in plain ASCII: per panel, time across and offsets up from 0
  * (as in the SVG), a fixed number of rows scaled to the arena top. Each buffer owning memory gets a symbol,
  * the largest first, and a cell shows the buffer covering most of it once buffers fill at least half of it,
- * so that free memory looks free and full memory full. In-place aliases are left to their roots.
+ * so that free memory looks free and full memory full. In-place aliases are left to their roots. A caret under
+ * the node numbers marks the peak of the lower bound, which the legend names.
  */
 public final class AsciiRenderer {
     private static final int ROWS = 24;
@@ -26,8 +28,8 @@ public final class AsciiRenderer {
     }
 
     /**
-     * {@code columns}, at least 21, is the width of the plots and of the legend's lines; titles and captions
-     * are not cut.
+     * {@code columns}, at least 21, is the width of the plots and of the legend's buffer lines; titles,
+     * captions and the line naming the peak are not cut.
      */
     public static String render(PlanPicture picture, int columns) {
         if (columns < MIN_COLUMNS) {
@@ -81,6 +83,7 @@ public final class AsciiRenderer {
             }
             edge("0", '+', '-', "");
             nodeAxis();
+            peakMarker();
             legend();
         }
 
@@ -146,6 +149,16 @@ public final class AsciiRenderer {
             out.append(line).append('\n');
         }
 
+        /** A caret under the middle of the peak's step, named on the side where the plot has room. */
+        private void peakMarker() {
+            if (panel.peak().live().isEmpty()) {
+                return;
+            }
+            int column = MARGIN + 2 + (int) ((2L * panel.peak().step() + 1) * width / (2L * panel.steps()));
+            boolean roomOnTheRight = column + 6 < MARGIN + 3 + width;
+            out.append(roomOnTheRight ? " ".repeat(column) + "^ peak" : " ".repeat(column - 5) + "peak ^").append('\n');
+        }
+
         /** The largest buffers, one a line: symbol, bytes, interval, label (cut to the line's width). */
         private void legend() {
             int shown = Math.min(LEGEND, owners.size());
@@ -164,6 +177,12 @@ public final class AsciiRenderer {
             }
             if (owners.size() > shown) {
                 out.append("  and ").append(Numbers.count(owners.size() - shown, "more buffer")).append('\n');
+            }
+            Peak peak = panel.peak();
+            if (!peak.live().isEmpty()) {
+                out.append("  ^  peak of the lower bound: ").append(peak.where()).append(", ")
+                        .append(Numbers.bytes(peak.bytes())).append(" live in ")
+                        .append(Numbers.count(peak.live().size(), "buffer")).append('\n');
             }
             int aliases = panel.boxes().size() - owners.size();
             if (aliases > 0) {

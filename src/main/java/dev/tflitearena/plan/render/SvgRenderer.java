@@ -4,9 +4,10 @@ import dev.tflitearena.plan.render.PlanPicture.Box;
 import dev.tflitearena.plan.render.PlanPicture.Panel;
 
 /**
- * Draws a {@link PlanPicture} as a standalone SVG: time (nodes) across, offsets up from 0, one panel per
- * subgraph stacked down the page. Every box carries a {@code <title>}, the browser's tooltip, so a plan of
- * hundreds of tensors stays readable without labels on the small ones. Styling is by presentation attributes,
+ * Draws a {@link PlanPicture} as a standalone SVG: a legend under the title, then time (nodes) across, offsets
+ * up from 0, one panel per subgraph stacked down the page, with the peak of the lower bound as a band across
+ * its step. Every box carries a {@code <title>}, the browser's tooltip, so a plan of hundreds of tensors stays
+ * readable without labels on the small ones. Styling is by presentation attributes,
  * not a {@code <style>} sheet, because a sheet inside an SVG inlined in HTML would apply to the whole page.
  * The output has no XML declaration, so that it can also be pasted inline into HTML.
  */
@@ -16,7 +17,12 @@ public final class SvgRenderer {
     private static final int RIGHT = 176;
     private static final int PLOT_WIDTH = WIDTH - LEFT - RIGHT;
     private static final int PLOT_HEIGHT = 400;
-    private static final int HEADER = 44;
+    private static final int HEADER = 74;
+    /** The legend's baseline, under the title. */
+    private static final int LEGEND_Y = 54;
+    /** The room a character of the legend's 12 px text takes, and of the peak's 11 px bold label. */
+    private static final double LEGEND_CHAR_WIDTH = 6.2;
+    private static final double BOLD_CHAR_WIDTH = 7;
     private static final int PANEL_TOP = 54;
     private static final int PANEL_BOTTOM = 58;
     /** Space above the arena top, so that its line is not lost in the frame and its label fits. */
@@ -26,6 +32,13 @@ public final class SvgRenderer {
     private static final double LINE_HEIGHT = 13;
     /** A white band under each horizontal line, so that it stands out from the boxes it crosses. */
     private static final String HALO = "stroke=\"#fff\" stroke-width=\"4\" stroke-opacity=\"0.8\"";
+    private static final String ARENA_TOP = "stroke=\"#000\" stroke-width=\"1.8\"";
+    private static final String LOWER_BOUND = "stroke=\"#8e24aa\" stroke-width=\"1.8\" stroke-dasharray=\"7 5\"";
+    private static final String ALIAS = "stroke=\"#222\" stroke-dasharray=\"3 2\" fill-opacity=\"0.45\"";
+    /** The peak's band is a black frame, which shows on every colour and leaves the boxes' colours as they are. */
+    private static final String PEAK = "fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"";
+    /** The room the peak's label takes at the top of the plot, in the headroom: the band starts under it. */
+    private static final int PEAK_LABEL_ROOM = 19;
     /**
      * Tableau 20's ten hues, dark then light. A box's colour comes from its label's hash, never from its
      * position, so the same tensor keeps its colour across planners and runs. Names that differ in one counter
@@ -52,12 +65,49 @@ public final class SvgRenderer {
         svg.append("<rect class=\"background\" width=\"").append(WIDTH).append("\" height=\"").append(height)
                 .append("\" fill=\"#fff\"/>\n");
         text(svg, 16, 28, "font-size=\"18\" font-weight=\"bold\"", picture.title());
+        legend(svg);
         int top = HEADER;
         for (Panel panel : picture.panels()) {
             new PanelDrawing(svg, panel, top).draw();
             top += PANEL_TOP + PLOT_HEIGHT + PANEL_BOTTOM;
         }
         return svg.append("</svg>\n").toString();
+    }
+
+    /** What each mark means, in one row: the boxes, the two lines, the peak's band. */
+    private static void legend(StringBuilder svg) {
+        svg.append("<g class=\"legend\" fill=\"#333\">\n");
+        double x = 16;
+        double top = LEGEND_Y - 10;
+        svg.append("<rect x=\"").append(Numbers.decimal(x)).append("\" y=\"").append(Numbers.decimal(top))
+                .append("\" width=\"9\" height=\"12\" fill=\"").append(PALETTE[0]).append("\"/>\n");
+        svg.append("<rect x=\"").append(Numbers.decimal(x + 9)).append("\" y=\"").append(Numbers.decimal(top))
+                .append("\" width=\"9\" height=\"12\" fill=\"").append(PALETTE[16]).append("\"/>\n");
+        x = legendText(svg, x + 18, "buffer, coloured by its name; hover for details");
+        svg.append("<rect x=\"").append(Numbers.decimal(x)).append("\" y=\"").append(Numbers.decimal(top))
+                .append("\" width=\"18\" height=\"12\" fill=\"#fff\" ").append(ALIAS).append("/>\n");
+        x = legendText(svg, x + 18, "in-place alias, on its root");
+        x = legendText(svg, legendLine(svg, x, ARENA_TOP), "arena top");
+        x = legendText(svg, legendLine(svg, x, LOWER_BOUND), "lower bound");
+        svg.append("<rect x=\"").append(Numbers.decimal(x + 6)).append("\" y=\"").append(Numbers.decimal(top - 2))
+                .append("\" width=\"6\" height=\"16\" ").append(PEAK).append("/>\n");
+        legendText(svg, x + 18, "peak of the lower bound");
+        svg.append("</g>\n");
+    }
+
+    /** A line's sample, from {@code x}; returns where its text goes. */
+    private static double legendLine(StringBuilder svg, double x, String paint) {
+        String y = Numbers.decimal(LEGEND_Y - 4);
+        svg.append("<line x1=\"").append(Numbers.decimal(x)).append("\" y1=\"").append(y).append("\" x2=\"")
+                .append(Numbers.decimal(x + 24)).append("\" y2=\"").append(y).append("\" ").append(paint)
+                .append("/>\n");
+        return x + 24;
+    }
+
+    /** A legend entry's text right of its sample at {@code x}; returns where the next sample goes. */
+    private static double legendText(StringBuilder svg, double x, String text) {
+        text(svg, x + 5, LEGEND_Y, "", text);
+        return x + 5 + text.length() * LEGEND_CHAR_WIDTH + 18;
     }
 
     private static void text(StringBuilder svg, double x, double y, String attributes, String text) {
@@ -94,13 +144,15 @@ public final class SvgRenderer {
             offsetAxis();
             nodeAxis();
             boxes();
+            peak();
             // Both halos under both lines: where the lines meet, the dashed lower bound shows the arena top
             // between its dashes.
             horizontal("halo", panel.arenaBytes(), right, HALO);
             horizontal("halo", panel.lowerBound(), right, HALO);
             boolean tight = panel.arenaBytes() == panel.lowerBound();
-            line("arena-top", panel.arenaBytes(), "#000", "", "arena top " + Numbers.human(panel.arenaBytes()), -5);
-            line("lower-bound", panel.lowerBound(), "#8e24aa", " stroke-dasharray=\"7 5\"",
+            line("arena-top", panel.arenaBytes(), "#000", ARENA_TOP, "arena top " + Numbers.human(panel.arenaBytes()),
+                    -5);
+            line("lower-bound", panel.lowerBound(), "#8e24aa", LOWER_BOUND,
                     tight ? "= lower bound" : "lower bound " + Numbers.human(panel.lowerBound()), 14);
             labels();
         }
@@ -165,7 +217,7 @@ public final class SvgRenderer {
                     rect(box, "buffer", PALETTE[Math.floorMod(box.label().hashCode(), PALETTE.length)]);
                 }
             }
-            svg.append("</g>\n<g stroke=\"#222\" stroke-dasharray=\"3 2\" fill-opacity=\"0.45\">\n");
+            svg.append("</g>\n<g ").append(ALIAS).append(">\n");
             for (Box box : panel.boxes()) {
                 if (box.alias()) {
                     rect(box, "alias", "#fff");
@@ -217,9 +269,31 @@ public final class SvgRenderer {
             text(svg, x(box.first()) + 3, baseline, "", text);
         }
 
+        /**
+         * The peak's step as a band down to the node axis, at least 4 px wide, under its label, which sits in the
+         * headroom above the arena top and inside the frame. The pointer passes through to the boxes under it.
+         */
+        private void peak() {
+            if (panel.peak().live().isEmpty()) {
+                return;
+            }
+            double middle = x(panel.peak().step() + 0.5);
+            double width = Math.max(4, x(1) - x(0));
+            svg.append("<rect class=\"peak\" x=\"").append(Numbers.decimal(middle - width / 2)).append("\" y=\"")
+                    .append(Numbers.decimal(plotTop + PEAK_LABEL_ROOM)).append("\" width=\"")
+                    .append(Numbers.decimal(width)).append("\" height=\"").append(PLOT_HEIGHT - PEAK_LABEL_ROOM)
+                    .append("\" ").append(PEAK)
+                    .append(" pointer-events=\"none\"/>\n");
+            String label = "peak: " + panel.peak().where() + ", " + Numbers.human(panel.peak().bytes()) + " live";
+            double half = label.length() * BOLD_CHAR_WIDTH / 2 + 4;
+            double x = Math.min(Math.max(middle, LEFT + half), right - half);
+            text(svg, x, plotTop + 15, "class=\"peak-label\" text-anchor=\"middle\" font-size=\"11\" "
+                    + "font-weight=\"bold\" stroke=\"#fafafa\" stroke-width=\"3\" paint-order=\"stroke\"", label);
+        }
+
         /** A labelled horizontal line across the plot; the label sits right of the frame, clear of the boxes. */
-        private void line(String kind, long bytes, String stroke, String dash, String label, int labelShift) {
-            horizontal(kind, bytes, right + 4, "stroke=\"" + stroke + "\" stroke-width=\"1.8\"" + dash);
+        private void line(String kind, long bytes, String stroke, String paint, String label, int labelShift) {
+            horizontal(kind, bytes, right + 4, paint);
             text(svg, right + 8, y(bytes) + labelShift, "fill=\"" + stroke + "\" font-weight=\"bold\"", label);
         }
 

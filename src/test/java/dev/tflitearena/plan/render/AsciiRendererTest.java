@@ -50,11 +50,13 @@ class AsciiRendererTest {
                        |BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB|
                      0 +--------------------------------+
                   node  0       1       2       3
+                                            ^ peak
               A  2,000 B  nodes 0..2  t1
               B  1,000 B  nodes 0..3  t0
               C  1,000 B  nodes 2..3  t3
               D    512 B  node 0      t5
               E    500 B  node 3      t4
+              ^  peak of the lower bound: node 2 (OP2), 4,000 B live in 3 buffers
               in-place aliases, drawn as their roots: 1
             """;
         assertEquals(expected, AsciiRenderer.render(PlanPicture.of(graph, new TflitePlanner().plan(graph)), 45));
@@ -74,6 +76,17 @@ class AsciiRendererTest {
         assertTrue(text.contains("+== arena top = lower bound 1,000 B ="), text);
         assertTrue(text.contains("  and 288 more buffers\n"), text);
         assertTrue(text.contains("      node  0   20  40   60"), text);
+        assertTrue(text.contains("\n            ^ peak\n"), "the first step holds the peak, on a tie: " + text);
+        assertTrue(text.contains("  ^  peak of the lower bound: step 0, 1,000 B live in 1 buffer\n"), text);
+    }
+
+    @Test
+    void aPeakAtTheLastStepIsNamedLeftOfItsCaret() {
+        BufferSet set = new BufferSet(List.of(new BufferSet.Buffer(0, 10, 0, 0), new BufferSet.Buffer(1, 30, 3, 3)),
+                4, 1);
+        String text = AsciiRenderer.render(PlanPicture.of("last", set, new long[] {0, 0}), 45);
+        // Step 3's middle is column 40 of 45: "^ peak" would overflow the frame.
+        assertTrue(text.contains("\n" + " ".repeat(35) + "peak ^\n"), text);
     }
 
     @Test

@@ -4,6 +4,11 @@ import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphBuilder;
 import dev.tflitearena.graph.Inplace;
+import dev.tflitearena.graph.Subgraph;
+import dev.tflitearena.graph.Tensor;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import static dev.tflitearena.graph.GraphBuilder.ids;
 
@@ -29,5 +34,16 @@ final class SampleGraphs {
                 .node(ids(c), ids(out))
                 .inputs(in).outputs(out);
         return g.build();
+    }
+
+    /** {@link #chain()} with t1 and the subgraph renamed. */
+    static Graph chainNamed(String t1, String subgraph) {
+        Graph graph = chain();
+        Subgraph s = graph.subgraphs().get(0);
+        List<Tensor> tensors = new ArrayList<>(s.tensors());
+        Tensor t = tensors.get(1);
+        tensors.set(1, new Tensor(1, t1, t.bytes(), t.allocation(), false, null, null));
+        return new Graph(graph.options(), List.of(new Subgraph(0, subgraph, tensors, s.nodes(), s.inputs(),
+                s.outputs(), s.variables())));
     }
 }

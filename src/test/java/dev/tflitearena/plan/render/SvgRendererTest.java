@@ -1,8 +1,6 @@
 package dev.tflitearena.plan.render;
 
 import dev.tflitearena.graph.Graph;
-import dev.tflitearena.graph.Subgraph;
-import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.plan.BufferSet;
 import dev.tflitearena.plan.TflitePlanner;
 import org.junit.jupiter.api.Test;
@@ -29,7 +27,12 @@ class SvgRendererTest {
     }
 
     private static List<Element> elements(Document doc, String name, String kind) {
-        NodeList all = doc.getElementsByTagNameNS("*", name);
+        return elements(doc.getDocumentElement(), name, kind);
+    }
+
+    /** The elements named {@code name} under {@code parent}, of the class {@code kind} unless it is null. */
+    static List<Element> elements(Element parent, String name, String kind) {
+        NodeList all = parent.getElementsByTagNameNS("*", name);
         List<Element> found = new ArrayList<>();
         for (int i = 0; i < all.getLength(); i++) {
             Element e = (Element) all.item(i);
@@ -54,7 +57,77 @@ class SvgRendererTest {
         assertEquals(1, elements(doc, "rect", "alias").size());
         assertEquals(1, elements(doc, "rect", "background").size());
         assertEquals(1, elements(doc, "rect", "frame").size());
-        assertEquals(SampleGraphs.OWNERS + 1 + 2, elements(doc, "rect", null).size());
+        assertEquals(1, elements(doc, "rect", "peak").size());
+        Element legend = elements(doc, "g", "legend").get(0);
+        assertEquals(SampleGraphs.OWNERS + 1 + 3 + legend.getElementsByTagNameNS("*", "rect").getLength(),
+                elements(doc, "rect", null).size(), "nothing else is drawn as a box");
+    }
+
+    @Test
+    void theLegendNamesEveryKindOfMark() throws Exception {
+        Element legend = elements(parse(SvgRenderer.render(chain())), "g", "legend").get(0);
+        List<String> entries = new ArrayList<>();
+        NodeList texts = legend.getElementsByTagNameNS("*", "text");
+        for (int i = 0; i < texts.getLength(); i++) {
+            entries.add(texts.item(i).getTextContent());
+        }
+        assertEquals(List.of("buffer, coloured by its name; hover for details", "in-place alias, on its root",
+                "arena top", "lower bound", "peak of the lower bound"), entries);
+        List<String> lines = new ArrayList<>();
+        NodeList samples = legend.getElementsByTagNameNS("*", "line");
+        for (int i = 0; i < samples.getLength(); i++) {
+            lines.add(((Element) samples.item(i)).getAttribute("stroke-dasharray"));
+        }
+        assertEquals(List.of("", "7 5"), lines, "the arena top solid, the lower bound dashed, as in the plot");
+        double end = 0;
+        for (int i = 0; i < texts.getLength(); i++) {
+            Element text = (Element) texts.item(i);
+            double x = Double.parseDouble(text.getAttribute("x"));
+            assertTrue(x > end, "entries do not overlap: " + entries.get(i));
+            end = x + text.getTextContent().length() * 6.2;
+        }
+        assertTrue(end < SvgRenderer.WIDTH, "the legend fits the width: " + end);
+    }
+
+    @Test
+    void thePeakIsABandOverItsNodeLabelledAboveTheArenaTop() throws Exception {
+        Document doc = parse(SvgRenderer.render(chain()));
+        Element band = elements(doc, "rect", "peak").get(0);
+        Element t3 = boxTitled(doc, "t3\n");
+        Element t4 = boxTitled(doc, "t4\n");
+        assertEquals(t3.getAttribute("x"), band.getAttribute("x"), "node 2, where t3 starts");
+        assertEquals(t4.getAttribute("width"), band.getAttribute("width"), "one node wide, as t4 lives");
+        Element frame = elements(doc, "rect", "frame").get(0);
+        assertEquals(bottom(frame), bottom(band), 1e-9, "down to the node axis");
+        Element label = elements(doc, "text", "peak-label").get(0);
+        assertEquals("peak: node 2 (OP2), 3.9 KiB live", label.getTextContent());
+        double labelBaseline = Double.parseDouble(label.getAttribute("y"));
+        assertTrue(labelBaseline > Double.parseDouble(frame.getAttribute("y")), "inside the frame");
+        assertTrue(labelBaseline < Double.parseDouble(band.getAttribute("y")), "above the band, not crossed by it");
+        double top = Double.parseDouble(elements(doc, "line", "arena-top").get(0).getAttribute("y1"));
+        assertTrue(Double.parseDouble(band.getAttribute("y")) < top, "the band crosses the arena top");
+    }
+
+    @Test
+    void aPeakAtTheEdgeKeepsItsLabelInsideTheFrame() throws Exception {
+        BufferSet set = new BufferSet(List.of(new BufferSet.Buffer(0, 500, 0, 0), new BufferSet.Buffer(1, 10, 1, 99)),
+                100, 1);
+        Document doc = parse(SvgRenderer.render(PlanPicture.of("edge", set, new long[] {0, 0})));
+        Element label = elements(doc, "text", "peak-label").get(0);
+        Element frame = elements(doc, "rect", "frame").get(0);
+        double half = label.getTextContent().length() * 7 / 2.0;
+        assertTrue(Double.parseDouble(label.getAttribute("x")) - half >= Double.parseDouble(frame.getAttribute("x")),
+                label.getAttribute("x"));
+    }
+
+    private static double bottom(Element rect) {
+        return Double.parseDouble(rect.getAttribute("y")) + Double.parseDouble(rect.getAttribute("height"));
+    }
+
+    private static Element boxTitled(Document doc, String tooltipStart) {
+        return elements(doc, "rect", "buffer").stream()
+                .filter(r -> r.getElementsByTagNameNS("*", "title").item(0).getTextContent().startsWith(tooltipStart))
+                .findFirst().orElseThrow();
     }
 
     @Test
@@ -86,13 +159,7 @@ class SvgRendererTest {
 
     @Test
     void labelsAreEscaped() throws Exception {
-        Graph graph = SampleGraphs.chain();
-        Subgraph s = graph.subgraphs().get(0);
-        List<Tensor> tensors = new ArrayList<>(s.tensors());
-        Tensor t = tensors.get(1);
-        tensors.set(1, new Tensor(1, "a<b>&\"c'", t.bytes(), t.allocation(), false, null, null));
-        Graph renamed = new Graph(graph.options(), List.of(new Subgraph(0, "<main>", tensors, s.nodes(), s.inputs(),
-                s.outputs(), s.variables())));
+        Graph renamed = SampleGraphs.chainNamed("a<b>&\"c'", "<main>");
         PlanPicture picture = PlanPicture.of(renamed, new TflitePlanner().plan(renamed));
         Document doc = parse(SvgRenderer.render(new PlanPicture("x & y", picture.panels())));
         assertTrue(doc.getDocumentElement().getTextContent().contains("a<b>&\"c'\n2 KiB (2,000 B)"));
