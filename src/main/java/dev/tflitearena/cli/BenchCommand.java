@@ -68,6 +68,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        WritablePath.checkDirectory(out);
         for (String model : models) {
             if (!Files.isRegularFile(modelsDirectory.resolve(model))) {
                 throw new IllegalArgumentException(modelsDirectory.resolve(model) + ": no such model file"
@@ -81,8 +82,8 @@ final class BenchCommand implements Callable<Integer> {
                 results).run();
         BenchSummary summary = BenchSummary.read(results, djl);
         String table = summary.toMarkdown();
-        Files.writeString(out.resolve("summary.md"), table);
-        Files.writeString(out.resolve("summary.json"), Json.print(summary.toJson()) + "\n");
+        WritablePath.write(out.resolve("summary.md"), table);
+        WritablePath.write(out.resolve("summary.json"), Json.print(summary.toJson()) + "\n");
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.println();
         stdout.print(table);

@@ -59,6 +59,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        WritablePath.checkDirectory(out);
         Run float32 = measure("float32", DemoModel::float32);
         Run int8 = measure("int8", DemoModel::int8);
         writePictures(List.of(float32, int8));
@@ -101,10 +102,10 @@ final class DemoCommand implements Callable<Integer> {
                         LowerBound.gap(sp.arenaBytes(), bound), sp.provenOptimal() || sp.arenaBytes() == bound, 0, ""));
             }
             String svg = SvgRenderer.render(PlanPicture.of(run.graph(), tflitePlan(run)));
-            Files.writeString(out.resolve("demo_" + run.name() + ".svg"), svg);
+            WritablePath.write(out.resolve("demo_" + run.name() + ".svg"), svg);
             svgs.add(svg);
         }
-        Files.writeString(out.resolve("demo.html"), HtmlReport.render("tflite-arena demo", rows, svgs));
+        WritablePath.write(out.resolve("demo.html"), HtmlReport.render("tflite-arena demo", rows, svgs));
     }
 
     private static Plan tflitePlan(Run run) {

@@ -58,6 +58,7 @@ final class ReleasesCommand implements Callable<Integer> {
             throw new IllegalArgumentException("run 'releases' from the project's directory: it builds each "
                     + "release's jar with mvn -P tflite-X.Y");
         }
+        WritablePath.checkDirectory(out);
         Files.createDirectories(out);
         PrintWriter stdout = spec.commandLine().getOut();
         List<ReleaseReport> reports = new ArrayList<>();
@@ -82,7 +83,7 @@ final class ReleasesCommand implements Callable<Integer> {
             reports.add(ReleaseReport.read(report));
         }
         String table = ReleaseTable.markdown(reports, new ReleaseTable.Thresholds(sizeThreshold, timeThreshold));
-        Files.writeString(out.resolve("releases.md"), table);
+        WritablePath.write(out.resolve("releases.md"), table);
         stdout.println();
         stdout.print(table);
         stdout.println("\nWritten to " + out);

@@ -41,6 +41,7 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        WritablePath.checkDirectory(out);
         ComparePlannersCommand.Table table = ComparePlannersCommand.measure(input, nativeOptions, timeLimit);
         List<HtmlReport.Row> rows = new ArrayList<>();
         if (table.nativeArenaBytes() >= 0) {
@@ -58,7 +59,7 @@ final class ReportCommand implements Callable<Integer> {
         }
         Files.createDirectories(out);
         Path page = out.resolve("report.html");
-        Files.writeString(page, HtmlReport.render(input.getFileName().toString(), rows, svgs));
+        WritablePath.write(page, HtmlReport.render(input.getFileName().toString(), rows, svgs));
         spec.commandLine().getOut().println(page);
         spec.commandLine().getOut().flush();
         return 0;
