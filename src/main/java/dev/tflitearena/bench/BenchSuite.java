@@ -42,6 +42,11 @@ public record BenchSuite(boolean quick, boolean throughput, List<String> models,
     /** JMH's filter for every benchmark of this package. */
     public static final String ALL_BENCHMARKS = "dev\\.tflitearena\\.bench\\.";
     public static final int DEFAULT_FORKS = -1;
+    /** A full run's JMH settings, per benchmark and parameter set. */
+    public static final int FULL_FORKS = 2;
+    public static final int FULL_WARMUP_ITERATIONS = 3;
+    public static final int FULL_MEASURED_ITERATIONS = 5;
+    public static final int FULL_ITERATION_SECONDS = 1;
     private static final String THROUGHPUT = "\\." + ThroughputBenchmark.class.getSimpleName() + "\\.";
     private static final String DJL = ThroughputBenchmark.class.getName() + ".djl";
 
@@ -76,8 +81,9 @@ public record BenchSuite(boolean quick, boolean throughput, List<String> models,
         if (quick) {
             options.forks(1).warmupIterations(0).measurementIterations(1).measurementTime(TimeValue.milliseconds(100));
         } else {
-            options.forks(2).warmupIterations(3).warmupTime(TimeValue.seconds(1))
-                    .measurementIterations(5).measurementTime(TimeValue.seconds(1));
+            options.forks(FULL_FORKS).warmupIterations(FULL_WARMUP_ITERATIONS)
+                    .warmupTime(TimeValue.seconds(FULL_ITERATION_SECONDS)).measurementIterations(FULL_MEASURED_ITERATIONS)
+                    .measurementTime(TimeValue.seconds(FULL_ITERATION_SECONDS));
         }
         if (forks != DEFAULT_FORKS) {
             options.forks(forks);

@@ -5,16 +5,21 @@ import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
- * What native code prints to the process's standard error while an action runs. TFLite reports why an op
- * refused to prepare only there, and its ErrorReporter cannot be replaced from Java (the presets do not
- * make it overridable). POSIX with glibc; file descriptor 2 is the whole process's, so anything another
- * thread writes to it meanwhile, Java's System.err included, is captured too.
+ * What native code prints to the process's standard error while an action runs, or while a command runs.
+ * TFLite reports why an op refused to prepare only there, and its ErrorReporter cannot be replaced from Java
+ * (the presets do not make it overridable). POSIX with glibc; file descriptor 2 is the whole process's, so
+ * anything another thread writes to it meanwhile is captured too: Java's System.err as well, but for a
+ * {@link Capture}, which points System.err past itself.
  */
 public final class NativeStderr {
     private static final C LIBC = Native.load("c", C.class);
@@ -31,6 +36,8 @@ public final class NativeStderr {
         int close(int fd);
 
         int fflush(Pointer stream);
+
+        long write(int fd, byte[] buffer, long count);
     }
 
     /**
@@ -44,7 +51,80 @@ public final class NativeStderr {
         }
     }
 
+    /**
+     * Standard error going to a file from its start to its close, Java's System.err excepted: that goes on
+     * to where standard error went before, so the file holds what native code printed (TFLite's "INFO:" and
+     * "ERROR:" lines, the JVM's own warnings). Captures nest: an inner one takes what is printed meanwhile.
+     */
+    public static final class Capture implements AutoCloseable {
+        private final Path file;
+        private final int saved;
+        private final PrintStream javaErr;
+
+        private Capture(Path file) {
+            this.file = file;
+            javaErr = System.err;
+            saved = redirect(file);
+            System.setErr(new PrintStream(new DescriptorStream(saved), true, Charset.defaultCharset()));
+        }
+
+        /** What native code printed so far. */
+        public String printed() {
+            LIBC.fflush(null);
+            try {
+                return Files.readString(file, StandardCharsets.UTF_8).strip();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            System.err.flush();
+            System.setErr(javaErr);
+            restore(saved);
+            file.toFile().delete();
+        }
+    }
+
+    /** Writes to a file descriptor that no FileDescriptor of Java's stands for: the one standard error was saved to. */
+    private static final class DescriptorStream extends OutputStream {
+        private final int fd;
+
+        DescriptorStream(int fd) {
+            this.fd = fd;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[]{(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            byte[] rest = offset == 0 && length == bytes.length ? bytes
+                    : Arrays.copyOfRange(bytes, offset, offset + length);
+            while (rest.length > 0) {
+                long written = LIBC.write(fd, rest, rest.length);
+                if (written < 0) {
+                    throw new IOException("cannot write to file descriptor " + fd);
+                }
+                rest = Arrays.copyOfRange(rest, (int) written, rest.length);
+            }
+        }
+    }
+
     private NativeStderr() {
+    }
+
+    /** Captures standard error into {@code file} until the capture is closed, which deletes the file. */
+    public static synchronized Capture start(Path file) {
+        return new Capture(file);
+    }
+
+    /** Captures standard error into a new temporary file. */
+    public static Capture start() {
+        return start(temporaryFile());
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.cli.GraphSource.Kind;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
 import dev.tflitearena.plan.LowerBound;
@@ -61,15 +62,15 @@ final class ComparePlannersCommand implements Callable<Integer> {
 
     static Table measure(Path input, NativeOptions nativeOptions, double timeLimit, Progress progress)
             throws IOException {
-        String file = input.getFileName().toString();
-        if (file.endsWith(".csv")) {
+        Kind kind = Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV);
+        if (kind == Kind.BUFFER_CSV) {
             BufferSet buffers = MinimallocCsv.read(input);
             return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
                     buffers.lowerBound(), -1, null, buffers);
         }
         Graph graph;
         long nativeArena = -1;
-        if (file.endsWith(".json")) {
+        if (kind == Kind.GRAPH_JSON) {
             graph = GraphJson.read(input);
         } else {
             progress.step("the native plan");

@@ -64,6 +64,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        WritablePath.checkDirectory(out);
         Run float32;
         Run int8;
         try (ProgressDisplay display = progress.open()) {
@@ -104,14 +105,14 @@ final class DemoCommand implements Callable<Integer> {
         for (Run run : List.of(float32, int8)) {
             PlanPicture planned = PlanPicture.of(run.graph(), tflitePlan(run));
             PlanPicture picture = new PlanPicture("demo_" + run.name() + ": " + planned.title(), planned.panels());
-            Files.writeString(out.resolve("demo_" + run.name() + ".svg"), SvgRenderer.render(picture));
+            WritablePath.write(out.resolve("demo_" + run.name() + ".svg"), SvgRenderer.render(picture));
             sections.add(new HtmlReport.Section(run.name(), ReportCommand.rows(run.planners(),
                     run.ledger().lowerBoundBytes(), run.nativeArenaBytes()), List.of(picture)));
         }
         HtmlReport.Provenance provenance = new HtmlReport.Provenance(NativeRelease.version() + ", planned under "
                 + float32.graph().options().release().version() + "'s rules",
                 InterpreterSettings.DEFAULT.resolverName(), LocalDate.now().toString());
-        Files.writeString(out.resolve("demo.html"),
+        WritablePath.write(out.resolve("demo.html"),
                 HtmlReport.render("tflite-arena demo", provenance, ledger(float32, int8), sections));
     }
 

@@ -69,6 +69,7 @@ final class FuzzModelsCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--mutants, --native and --time-budget must not be negative, "
                     + "--timeout at least 1");
         }
+        WritablePath.checkDirectory(out);
         IsolatedRun.Limits limits = new IsolatedRun.Limits(Duration.ofSeconds(timeout),
                 IsolatedRun.Limits.DEFAULT.heapMegabytes(), IsolatedRun.Limits.DEFAULT.addressSpaceMegabytes());
         ModelFuzz.Settings settings = new ModelFuzz.Settings(mutants, nativeMutants == null ? mutants : nativeMutants,

@@ -68,6 +68,7 @@ final class FuzzPlannerCommand implements Callable<Integer> {
         if (graphs < 0 || timeBudget < 0 || (threads != null && threads < 1)) {
             throw new IllegalArgumentException("--graphs and --time-budget must not be negative, --threads at least 1");
         }
+        WritablePath.checkDirectory(out);
         PlannerFuzz.Settings settings = PlannerFuzz.Settings.of(graphs, seed, limit)
                 .withTimeBudget(Duration.ofSeconds(timeBudget)).withOut(out);
         if (threads != null) {

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -28,7 +29,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-        description = "Lists a model's tensors from the .tflite file alone, without the native runtime: per tensor "
+        description = "Lists a model's tensors from the .tflite file alone, without the native runtime: its inputs "
+                + "and outputs (those of subgraph 0) with their name, type and shape; per tensor "
                 + "its subgraph, index, name, type, shape, bytes and kind (activation, constant or variable), "
                 + "largest first, and the naive totals of activations (every tensor without constant data) and of "
                 + "constants, per subgraph and in all. Naive: no memory is shared, no kernel temporary counted. "
@@ -58,6 +60,9 @@ final class InspectCommand implements Callable<Integer> {
         if (top < 0) {
             throw new IllegalArgumentException("--top must not be negative, got " + top);
         }
+        if (csv != null) {
+            WritablePath.checkFile(csv);
+        }
         TfliteModel a = TfliteFile.read(model);
         if (other == null) {
             List<Row> rows = bySize(a);
@@ -65,7 +70,7 @@ final class InspectCommand implements Callable<Integer> {
             if (csv != null) {
                 writeCsv(tensorCsv(rows));
             }
-            output.print(() -> toJson(rows, totals), out -> printText(out, rows, totals));
+            output.print(() -> toJson(a, rows, totals), out -> printText(out, a, rows, totals));
         } else {
             ModelDiff diff = ModelDiff.of(a, TfliteFile.read(other));
             if (csv != null) {
@@ -80,6 +85,22 @@ final class InspectCommand implements Callable<Integer> {
     private record Row(int subgraph, TfliteTensor tensor) {
     }
 
+    /** The tensor an input or output of the model is. */
+    private record Port(String role, TfliteTensor tensor) {
+    }
+
+    /** The model's inputs, then its outputs: those of subgraph 0, which the interpreter runs; -1 (none) left out. */
+    private static List<Port> ports(TfliteModel m) {
+        List<Port> ports = new ArrayList<>();
+        if (m.subgraphs().isEmpty()) {
+            return ports;
+        }
+        TfliteSubgraph main = m.subgraph(0);
+        Arrays.stream(main.inputs()).filter(i -> i >= 0).forEach(i -> ports.add(new Port("input", main.tensor(i))));
+        Arrays.stream(main.outputs()).filter(i -> i >= 0).forEach(i -> ports.add(new Port("output", main.tensor(i))));
+        return ports;
+    }
+
     /** Every tensor of every subgraph, largest first, those of unknown size last; ties in file order. */
     private static List<Row> bySize(TfliteModel m) {
         List<Row> rows = new ArrayList<>();
@@ -92,9 +113,16 @@ final class InspectCommand implements Callable<Integer> {
         return rows;
     }
 
-    private ObjectNode toJson(List<Row> rows, List<SubgraphTotals> totals) {
+    private ObjectNode toJson(TfliteModel m, List<Row> rows, List<SubgraphTotals> totals) {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
+        ArrayNode inputs = root.putArray("inputs");
+        ArrayNode outputs = root.putArray("outputs");
+        for (Port p : ports(m)) {
+            ObjectNode j = (p.role().equals("input") ? inputs : outputs).addObject();
+            j.put("index", p.tensor().index());
+            putTensor(j, p.tensor());
+        }
         ArrayNode subgraphs = root.putArray("subgraphs");
         for (SubgraphTotals t : totals) {
             ObjectNode s = subgraphs.addObject();
@@ -138,10 +166,17 @@ final class InspectCommand implements Callable<Integer> {
         j.put("kind", t.kind());
     }
 
-    private void printText(PrintWriter out, List<Row> rows, List<SubgraphTotals> totals) {
+    private void printText(PrintWriter out, TfliteModel m, List<Row> rows, List<SubgraphTotals> totals) {
         SubgraphTotals all = SubgraphTotals.sum(totals);
         out.printf("%s: %d subgraph%s, %d tensors, %d operators%n", model, totals.size(),
                 totals.size() == 1 ? "" : "s", all.tensors(), all.operators());
+        out.println();
+        TextTable ports = new TextTable("", "tensor", "type", "shape", "name").leftAlign(0).leftAlign(2).leftAlign(3)
+                .leftAlign(4);
+        for (Port p : ports(m)) {
+            ports.add(p.role(), p.tensor().index(), p.tensor().typeName(), shape(p.tensor().shape()), p.tensor().name());
+        }
+        ports.print(out);
         out.println();
         TextTable table = new TextTable("subgraph", "tensors", "activations", "activation_bytes", "constants",
                 "constant_bytes", "name").leftAlign(6);
@@ -323,15 +358,14 @@ final class InspectCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    private void writeCsv(List<List<String>> lines) throws IOException {
+    private void writeCsv(List<List<String>> lines) {
         try (Writer w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
             for (List<String> line : lines) {
                 w.write(line.stream().map(InspectCommand::csvField).collect(Collectors.joining(",")));
                 w.write("\n");
             }
         } catch (IOException e) {
-            throw new IOException(csv + ": cannot write the CSV file (" + e.getClass().getSimpleName() + ": "
-                    + e.getMessage() + ")", e);
+            throw WritablePath.failure(csv, e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.cli.GraphSource.Kind;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.BufferSet;
@@ -23,16 +24,18 @@ import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 @Command(name = "plan", mixinStandardHelpOptions = true,
         description = "Plans a graph's tensor memory: per subgraph and tensor, its offset, bytes, and first and "
-                + "last node; the arena and persistent sizes, the lower bound and the gap to it. A .tflite model "
-                + "is read through the native interpreter (op temporaries included), a .csv as a MiniMalloc "
-                + "buffer set (id,lower,upper,size), any other file as graph JSON. Every plan is validated.")
+                + "last node; the arena and persistent sizes, the lower bound and the gap to it. The extension "
+                + "says what the file is: a .tflite model is read through the native interpreter (op temporaries "
+                + "included), a .json as graph JSON, a .csv as a MiniMalloc buffer set (id,lower,upper,size); "
+                + "any other file is refused. Every plan is validated.")
 final class PlanCommand implements Callable<Integer> {
     /** Columns of the terminal picture. */
     private static final int ASCII_COLUMNS = 100;
@@ -49,7 +52,8 @@ final class PlanCommand implements Callable<Integer> {
             description = "How long 'optimal' may search (default: ${DEFAULT-VALUE}).")
     double timeLimit;
 
-    @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the plan as an SVG picture.")
+    @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the plan as an SVG picture in FILE, "
+            + "whose directory must exist.")
     Path svg;
 
     @Option(names = "--ascii", description = "Also draw the plan as text, after the table.")
@@ -67,7 +71,10 @@ final class PlanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (input.getFileName().toString().endsWith(".csv")) {
+        if (svg != null) {
+            WritablePath.checkFile(svg);
+        }
+        if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV) == Kind.BUFFER_CSV) {
             planBuffers();
         } else {
             planGraph();
@@ -80,16 +87,7 @@ final class PlanCommand implements Callable<Integer> {
         Graph graph = GraphSource.read(input, nativeOptions.settings());
         Plan plan = strategy.plan(graph);
         PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
-        PlanPicture picture = PlanPicture.of(graph, plan);
-        if (svg != null) {
-            Files.writeString(svg, SvgRenderer.render(picture));
-        }
-        output.print(() -> toJson(graph, plan), out -> {
-            printText(out, graph, plan);
-            if (ascii) {
-                out.print(AsciiRenderer.render(picture, ASCII_COLUMNS));
-            }
-        });
+        print(PlanPicture.of(graph, plan), () -> toJson(graph, plan), out -> printText(out, graph, plan));
     }
 
     private void planBuffers() throws IOException {
@@ -97,15 +95,28 @@ final class PlanCommand implements Callable<Integer> {
         BufferSet buffers = MinimallocCsv.read(input);
         Placer.Solution solution = placer.place(buffers);
         buffers.validate(solution.offsets());
-        PlanPicture picture = PlanPicture.of(input.getFileName() + ", planner " + placer.name(), buffers,
-                solution.offsets());
+        print(PlanPicture.of(input.getFileName() + ", planner " + placer.name(), buffers, solution.offsets()),
+                () -> toJson(buffers, placer.name(), solution), out -> printText(out, buffers, placer.name(), solution));
+    }
+
+    /** Writes the SVG if asked for, and prints the plan with the terminal picture if asked for and the SVG's file. */
+    private void print(PlanPicture picture, Supplier<ObjectNode> asJson, Consumer<PrintWriter> asText) {
         if (svg != null) {
-            Files.writeString(svg, SvgRenderer.render(picture));
+            WritablePath.write(svg, SvgRenderer.render(picture));
         }
-        output.print(() -> toJson(buffers, placer.name(), solution), out -> {
-            printText(out, buffers, placer.name(), solution);
+        output.print(() -> {
+            ObjectNode root = asJson.get();
+            if (svg != null) {
+                root.put("svg", svg.toString());
+            }
+            return root;
+        }, out -> {
+            asText.accept(out);
             if (ascii) {
                 out.print(AsciiRenderer.render(picture, ASCII_COLUMNS));
+            }
+            if (svg != null) {
+                out.println("SVG picture written to " + svg);
             }
         });
     }

@@ -39,6 +39,9 @@ final class ReleaseReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (out != null) {
+            WritablePath.checkFile(out);
+        }
         ReleaseReport report;
         try (ProgressDisplay display = progress.open()) {
             report = new ReleaseMeasurement(measurement.warmup, measurement.runs)
@@ -48,7 +51,7 @@ final class ReleaseReportCommand implements Callable<Integer> {
         if (out == null) {
             stdout.print(report.toJson());
         } else {
-            report.write(out);
+            WritablePath.write(out, report.toJson());
             stdout.printf("TFLite %s: %d models, %d identical, %d not built; written to %s%n", report.tfliteLibrary(),
                     report.models().size(), report.models().stream().filter(ModelReport::identical).count(),
                     report.models().stream().filter(m -> !m.ok()).count(), out);

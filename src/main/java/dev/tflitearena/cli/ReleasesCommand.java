@@ -62,6 +62,7 @@ final class ReleasesCommand implements Callable<Integer> {
             throw new IllegalArgumentException("run 'releases' from the project's directory: it builds each "
                     + "release's jar with mvn -P tflite-X.Y");
         }
+        WritablePath.checkDirectory(out);
         Files.createDirectories(out);
         List<ReleaseReport> reports = new ArrayList<>();
         boolean differs = false;
@@ -90,7 +91,7 @@ final class ReleasesCommand implements Callable<Integer> {
             }
         }
         String table = ReleaseTable.markdown(reports, new ReleaseTable.Thresholds(sizeThreshold, timeThreshold));
-        Files.writeString(out.resolve("releases.md"), table);
+        WritablePath.write(out.resolve("releases.md"), table);
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.println();
         stdout.print(table);

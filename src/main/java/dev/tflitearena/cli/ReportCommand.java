@@ -47,6 +47,7 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        WritablePath.checkDirectory(out);
         ComparePlannersCommand.Table table;
         List<PlanPicture> pictures = new ArrayList<>();
         try (ProgressDisplay display = progress.open()) {
@@ -62,7 +63,7 @@ final class ReportCommand implements Callable<Integer> {
                 rows(table.rows(), table.lowerBound(), table.nativeArenaBytes()), pictures);
         Files.createDirectories(out);
         Path page = out.resolve("report.html");
-        Files.writeString(page, HtmlReport.render(input.getFileName().toString(), provenance(table), List.of(section)));
+        WritablePath.write(page, HtmlReport.render(input.getFileName().toString(), provenance(table), List.of(section)));
         spec.commandLine().getOut().println(page);
         spec.commandLine().getOut().flush();
         return 0;

@@ -22,7 +22,6 @@ import java.util.concurrent.Callable;
                 + "beside a native-planned interpreter; feeds both the same seeded inputs and compares every output "
                 + "byte for byte. Exit status 0 only when all outputs are identical.")
 final class RunCommand implements Callable<Integer> {
-    static final String NATIVE = "native";
     private static final int SHOWN_WITHOUT_FILE = 5;
 
     @Parameters(paramLabel = "MODEL.tflite")
@@ -75,13 +74,14 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        var strategy = NATIVE.equals(planner) ? null : Planners.byName(planner);
+        var strategy = Planners.byNameOrNative(planner);
         if (force && dumpDirectory == null) {
             throw new IllegalArgumentException("--force only applies to --dump-intermediates");
         }
         if (dumpDirectory != null) {
             // Before the run, which may take long, rather than after it.
             IntermediateDump.checkDirectory(dumpDirectory, force);
+            WritablePath.checkDirectory(dumpDirectory);
         }
         DifferentialRun.Result result;
         IntermediateDump.Result dump;

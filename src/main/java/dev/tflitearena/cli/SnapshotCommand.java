@@ -31,12 +31,15 @@ final class SnapshotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (output != null) {
+            WritablePath.checkFile(output);
+        }
         Graph graph = GraphSource.read(model, nativeOptions.settings());
         if (output == null) {
             spec.commandLine().getOut().print(GraphJson.toJson(graph));
             spec.commandLine().getOut().flush();
         } else {
-            GraphJson.write(graph, output);
+            WritablePath.write(output, GraphJson.toJson(graph));
         }
         return 0;
     }

@@ -11,6 +11,8 @@ import java.util.stream.Collectors;
  */
 public final class Planners {
     public static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(10);
+    /** The name that selects TFLite's own planner, where a command can run it instead of a Java planner. */
+    public static final String NATIVE = "native";
 
     private Planners() {
     }
@@ -36,13 +38,26 @@ public final class Planners {
     }
 
     public static Planner byName(String name, Duration timeLimit) {
-        return all(timeLimit).stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
-                new IllegalArgumentException("unknown planner '" + name + "'; valid: " + names()));
+        return all(timeLimit).stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> unknown(name, names()));
+    }
+
+    /** The Java planner of that name, or null for {@value #NATIVE}. */
+    public static Planner byNameOrNative(String name) {
+        if (NATIVE.equals(name)) {
+            return null;
+        }
+        return all().stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> unknown(name, names() + ", " + NATIVE));
     }
 
     public static Placer placerByName(String name, Duration timeLimit) {
-        return placers(timeLimit).stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow(() ->
-                new IllegalArgumentException("unknown planner '" + name + "'; valid: " + names()));
+        return placers(timeLimit).stream().filter(p -> p.name().equals(name)).findFirst()
+                .orElseThrow(() -> unknown(name, names()));
+    }
+
+    private static IllegalArgumentException unknown(String name, String valid) {
+        return new IllegalArgumentException("unknown planner '" + name + "'; valid: " + valid);
     }
 
     public static String names() {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -74,9 +73,5 @@ public record ReleaseReport(String format, int version, String tfliteLibrary, St
 
     public String toJson() throws IOException {
         return MAPPER.writeValueAsString(this) + "\n";
-    }
-
-    public void write(Path file) throws IOException {
-        Files.writeString(file, toJson());
     }
 }

@@ -11,12 +11,12 @@ import dev.tflitearena.plan.Planners;
  * TFLite's default.
  */
 public record SessionOptions(String planner, boolean xnnpack, int threads) {
-    public static final String NATIVE = "native";
+    public static final String NATIVE = Planners.NATIVE;
     public static final SessionOptions DEFAULT = new SessionOptions(NATIVE, false, InterpreterSettings.DEFAULT_THREADS);
 
     public SessionOptions {
         // Fail where the options are made, not at the first session: both checks name the valid values.
-        javaPlanner(planner);
+        Planners.byNameOrNative(planner);
         new InterpreterSettings(xnnpack, false, threads, null);
     }
 
@@ -38,17 +38,6 @@ public record SessionOptions(String planner, boolean xnnpack, int threads) {
 
     /** The Java planner, or null for the native one. */
     Planner javaPlanner() {
-        return javaPlanner(planner);
-    }
-
-    private static Planner javaPlanner(String name) {
-        if (NATIVE.equals(name)) {
-            return null;
-        }
-        try {
-            return Planners.byName(name);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + ", " + NATIVE);
-        }
+        return Planners.byNameOrNative(planner);
     }
 }

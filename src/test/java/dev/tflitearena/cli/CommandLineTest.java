@@ -117,7 +117,53 @@ class CommandLineTest {
                 {"subgraphs": [{"tensors": [{"index": 0, "bytes": 4, "allocation": "arena_rw"}], "nodes": []}]}""");
         Cli.Result planner = run("plan", good.toString(), "--planner", "magic");
         assertEquals(Main.EXIT_ERROR, planner.status());
-        assertTrue(planner.err().contains("unknown planner 'magic'; valid: tflite"), planner.err());
+        assertTrue(planner.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, greedy-by-size, "
+                + "greedy-by-breadth, best-of, optimal\n"), planner.err());
+    }
+
+    @Test
+    void anUnknownPlannerListsNativeWhereTheCommandTakesIt() {
+        String model = TestModels.named("face_detection_short_range.tflite").toString();
+        for (String command : new String[]{"run", "memory"}) {
+            Cli.Result r = run(command, model, "--planner", "magic");
+            assertEquals(Main.EXIT_ERROR, r.status());
+            assertTrue(r.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, greedy-by-size, "
+                    + "greedy-by-breadth, best-of, optimal, native\n"), r.err());
+        }
+    }
+
+    @Test
+    void theExtensionSaysWhatAnInputIsAndAnUnknownOneIsRefused() throws IOException {
+        Path notes = Files.writeString(temp.resolve("notes.md"), "# not a model\n");
+        String graphsAndBuffers = ": the extension says what a file is, and this command reads .tflite (a TFLite "
+                + "model), .json (graph JSON) or .csv (a MiniMalloc buffer set)";
+        for (String command : new String[]{"plan", "compare-planners"}) {
+            Cli.Result r = run(command, notes.toString());
+            assertEquals(Main.EXIT_ERROR, r.status());
+            assertEquals("tflite-arena " + command + ": " + notes + graphsAndBuffers, r.err().strip());
+        }
+        Cli.Result snapshot = run("snapshot", notes.toString());
+        assertEquals("tflite-arena snapshot: " + notes + ": the extension says what a file is, and this command "
+                + "reads .tflite (a TFLite model) or .json (graph JSON)", snapshot.err().strip());
+
+        Path csv = Files.writeString(temp.resolve("buffers.CSV"), "id,lower,upper,size\n0,0,2,64\n");
+        Cli.Result buffers = run("plan", csv.toString(), "--json");
+        assertEquals(0, buffers.status(), buffers.err());
+        assertEquals(64, buffers.json().get("arena_bytes").asLong());
+    }
+
+    @Test
+    void planSaysWhereItWroteTheSvg() throws IOException {
+        Path graph = Files.writeString(temp.resolve("good.json"), """
+                {"subgraphs": [{"tensors": [{"index": 0, "bytes": 4, "allocation": "arena_rw"}], "nodes": []}]}""");
+        Path svg = temp.resolve("plan.svg");
+        Cli.Result text = run("plan", graph.toString(), "--svg", svg.toString());
+        assertEquals(0, text.status(), text.err());
+        assertTrue(text.out().endsWith("SVG picture written to " + svg + "\n"), text.out());
+        assertTrue(Files.readString(svg).contains("<svg"));
+
+        Cli.Result json = run("plan", graph.toString(), "--svg", svg.toString(), "--json");
+        assertEquals(svg.toString(), json.json().get("svg").asText());
     }
 
     @Test

@@ -75,6 +75,27 @@ class InspectCommandTest {
     }
 
     @Test
+    void theModelsInputsAndOutputsComeFirstWithTheirTypeAndShape() throws IOException {
+        Path model = model("float.tflite", false);
+        Cli.Result text = run(model.toString());
+        assertEquals(0, text.status(), text.err());
+        List<String> lines = text.out().lines().toList();
+        assertEquals(List.of("tensor", "type", "shape", "name"), List.of(lines.get(2).strip().split(" +")));
+        assertLine(lines.get(3), "input 0 FLOAT32 1x16x16x8 input");
+        assertLine(lines.get(4), "input 3 FLOAT32 1x4 state, \"kept\"");
+        assertLine(lines.get(5), "output 2 FLOAT32 1x16x16x4 conv");
+
+        JsonNode json = run(model.toString(), "--json").json();
+        assertEquals(2, json.get("inputs").size());
+        JsonNode output = json.get("outputs").get(0);
+        assertEquals(1, json.get("outputs").size());
+        assertEquals("conv", output.get("name").asText());
+        assertEquals(2, output.get("index").asInt());
+        assertEquals("FLOAT32", output.get("type").asText());
+        assertEquals("[1,16,16,4]", output.get("shape").toString());
+    }
+
+    @Test
     void theJsonHoldsEveryTensorLargestFirstAndTheTotals() throws IOException {
         Cli.Result r = run(TestModels.named("face_detection_short_range.tflite").toString(), "--json");
         assertEquals(0, r.status(), r.err());
