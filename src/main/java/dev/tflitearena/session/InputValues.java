@@ -22,7 +22,7 @@ final class InputValues {
                 throw mismatch(input, inputs, (buffer.isDirect() ? "a direct" : "a heap") + " ByteBuffer of "
                         + buffer.remaining() + " bytes");
             }
-            requireNativeOrder(buffer, input, "input");
+            requireNativeOrder(buffer, input);
             target.put(buffer.duplicate());
             return;
         }
@@ -45,11 +45,11 @@ final class InputValues {
      * Refuses a buffer in the other byte order where the element type has more than one byte: TFLite reads its
      * bytes in native order, so a float written big-endian would be computed on as another number.
      */
-    static void requireNativeOrder(ByteBuffer buffer, TensorInfo tensor, String role) {
-        if (buffer.order() != ByteOrder.nativeOrder() && tensor.type() != null && tensor.type().elementBytes() > 1) {
-            throw new IllegalArgumentException(role + " " + tensor + " got a ByteBuffer in " + buffer.order()
-                    + " byte order; TFLite's " + tensor.type() + " values are " + ByteOrder.nativeOrder()
-                    + ": use buffer.order(ByteOrder.nativeOrder()) before filling or reading it");
+    private static void requireNativeOrder(ByteBuffer buffer, TensorInfo input) {
+        if (buffer.order() != ByteOrder.nativeOrder() && input.type() != null && input.type().elementBytes() > 1) {
+            throw new IllegalArgumentException("input " + input + " got a ByteBuffer in " + buffer.order()
+                    + " byte order; TFLite's " + input.type() + " values are " + ByteOrder.nativeOrder()
+                    + ": use buffer.order(ByteOrder.nativeOrder()) before filling it");
         }
     }
 

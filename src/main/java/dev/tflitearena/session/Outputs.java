@@ -36,8 +36,8 @@ public final class Outputs {
 
     /**
      * Copies the output's bytes, in native byte order, into {@code target} (a direct buffer, say) at its
-     * position, which moves past them. A target in the other byte order is refused where the output's elements
-     * have more than one byte, since reading them through it would give other numbers.
+     * position, which moves past them. The target's own byte order is left alone: read multi-byte values
+     * through {@code target.order(ByteOrder.nativeOrder())}.
      */
     public void copyTo(int index, ByteBuffer target) {
         TensorInfo info = infos.get(index);
@@ -45,7 +45,6 @@ public final class Outputs {
             throw new IllegalArgumentException("output " + info + " does not fit the " + target.remaining()
                     + " bytes left in the buffer");
         }
-        InputValues.requireNativeOrder(target, info, "output");
         target.put(data(index));
     }
 
