@@ -1,0 +1,89 @@
+package dev.tflitearena.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tflitearena.plan.Planners;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Runs the JMH benchmarks, Java against native on the same models: planning alone (TFLite's "
+                + "ArenaPlanner against every Java planner but 'optimal'), setting an interpreter up end to end, "
+                + "and invoke latency of a native-planned against a Java-planned interpreter, XNNPACK off and on. "
+                + "Writes JMH's JSON (DIR/results.json) and a table per model of medians and ratios Java/native "
+                + "with 95%% intervals (DIR/summary.md, DIR/summary.json), and prints the table. A full run takes "
+                + "about 15 minutes on 2 cores. With --throughput, the throughput benchmark instead.")
+final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--quick", description = "Run every benchmark once, briefly, to prove that it runs: the figures "
+            + "mean nothing.")
+    boolean quick;
+
+    @Option(names = "--throughput", description = "Run the throughput benchmark instead of the suite: inferences "
+            + "per second of a SessionPool with 1, 2 and 4 callers (a session each), of one raw interpreter and of "
+            + "DJL's TFLite engine, on the same inputs, XNNPACK off and on for ours. DJL is timed only once its "
+            + "outputs agree with ours on every model; otherwise the table gives its error. --include filters "
+            + "within it.")
+    boolean throughput;
+
+    @Option(names = "--out", defaultValue = "target/bench", paramLabel = "DIR",
+            description = "Where the results go (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--models", split = ",", paramLabel = "FILE",
+            description = "Model file names in --models-dir (default: ${DEFAULT-VALUE}).")
+    List<String> models = BenchSuite.DEFAULT_MODELS;
+
+    @Option(names = "--models-dir", defaultValue = "tests/models", paramLabel = "DIR",
+            description = "Where the models are (default: ${DEFAULT-VALUE}, filled by tests/fetch-models.sh).")
+    Path modelsDirectory;
+
+    @Option(names = "--planners", split = ",", paramLabel = "NAME",
+            description = "Java planners to measure in every benchmark (default: every planner but 'optimal' "
+                    + "for planning, 'tflite' for set-up and invoke). 'optimal' stops at 100 ms.")
+    List<String> planners = List.of();
+
+    @Option(names = "--include", defaultValue = BenchSuite.ALL_BENCHMARKS, paramLabel = "REGEX",
+            description = "JMH's benchmark filter (default: every benchmark, ${DEFAULT-VALUE}).")
+    String include;
+
+    @Option(names = "--forks", defaultValue = "-1", paramLabel = "N",
+            description = "JMH forks (default: 2, or 1 with --quick); 0 runs in this JVM, as under qemu-user "
+                    + "without binfmt_misc.")
+    int forks;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        for (String model : models) {
+            if (!Files.isRegularFile(modelsDirectory.resolve(model))) {
+                throw new IllegalArgumentException(modelsDirectory.resolve(model) + ": no such model file"
+                        + " (tests/fetch-models.sh fetches the real ones)");
+            }
+        }
+        planners.forEach(Planners::byName);
+        Files.createDirectories(out);
+        Path results = out.resolve("results.json");
+        List<DjlCheck> djl = new BenchSuite(quick, throughput, models, modelsDirectory, planners, include, forks,
+                results).run();
+        BenchSummary summary = BenchSummary.read(results, djl);
+        String table = summary.toMarkdown();
+        Files.writeString(out.resolve("summary.md"), table);
+        Files.writeString(out.resolve("summary.json"),
+                new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.toJson()) + "\n");
+        PrintWriter stdout = spec.commandLine().getOut();
+        stdout.println();
+        stdout.print(table);
+        stdout.println("\nWritten to " + out);
+        stdout.flush();
+        return 0;
+    }
+}
