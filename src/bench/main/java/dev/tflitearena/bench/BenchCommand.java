@@ -1,7 +1,7 @@
 package dev.tflitearena.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tflitearena.plan.Planners;
+import dev.tflitearena.plan.catalog.Planners;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -2,13 +2,13 @@ package dev.tflitearena.bench;
 
 import dev.tflitearena.bridge.NativeArenaPlanner;
 import dev.tflitearena.graph.Graph;
-import dev.tflitearena.plan.BestOfPlacer;
-import dev.tflitearena.plan.GreedyByBreadthPlacer;
-import dev.tflitearena.plan.GreedyBySizePlacer;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
-import dev.tflitearena.plan.TflitePlanner;
-import dev.tflitearena.plan.TflmGreedyPlacer;
+import dev.tflitearena.plan.place.BestOfPlacer;
+import dev.tflitearena.plan.place.GreedyByBreadthPlacer;
+import dev.tflitearena.plan.place.GreedyBySizePlacer;
+import dev.tflitearena.plan.place.TflmGreedyPlacer;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;

@@ -1,8 +1,8 @@
 package dev.tflitearena.bench;
 
-import dev.tflitearena.plan.OptimalPlacer;
 import dev.tflitearena.plan.Planner;
-import dev.tflitearena.plan.Planners;
+import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.search.OptimalPlacer;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Param;
 

@@ -1,7 +1,7 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.plan.LowerBound;
-import dev.tflitearena.plan.PlannerTable;
+import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.render.HtmlReport;
 import dev.tflitearena.plan.render.PlanPicture;
 import dev.tflitearena.plan.render.SvgRenderer;

@@ -5,7 +5,7 @@ import dev.tflitearena.bridge.DifferentialRun;
 import dev.tflitearena.bridge.Handover;
 import dev.tflitearena.bridge.IntermediateDump;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.plan.Planners;
+import dev.tflitearena.plan.catalog.Planners;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

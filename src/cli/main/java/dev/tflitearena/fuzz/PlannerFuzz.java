@@ -6,8 +6,8 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.Planner;
-import dev.tflitearena.plan.Planners;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -12,7 +12,7 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanComparison;
 import dev.tflitearena.plan.SubgraphPlan;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;

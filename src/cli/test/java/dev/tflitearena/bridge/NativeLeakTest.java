@@ -4,7 +4,7 @@ import dev.tflitearena.TestModels;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.memory.NativeHeap;
 import dev.tflitearena.memory.ProcessMemory;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.Pointer;
 import org.junit.jupiter.api.Test;
 

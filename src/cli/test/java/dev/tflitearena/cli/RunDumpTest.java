@@ -9,7 +9,7 @@ import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.bridge.NpyFile;
 import dev.tflitearena.graph.TensorType;
 import dev.tflitearena.models.SampleModels;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

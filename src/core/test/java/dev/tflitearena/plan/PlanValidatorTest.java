@@ -4,6 +4,7 @@ import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphBuilder;
 import dev.tflitearena.graph.Inplace;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.tflitearena.bridge;
 
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.PlanComparison;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 
 /**
  * The Java 'tflite' planner against the native ArenaPlanner on one prepared interpreter. A graph with

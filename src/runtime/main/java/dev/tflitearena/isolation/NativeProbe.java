@@ -5,7 +5,7 @@ import dev.tflitearena.bridge.DifferentialRun;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeException;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.tflitearena.session;
 
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.plan.Planner;
-import dev.tflitearena.plan.Planners;
+import dev.tflitearena.plan.catalog.Planners;
 
 /**
  * How a {@link Session} runs its model: {@code planner} is {@value #NATIVE} for TFLite's own arena planner,

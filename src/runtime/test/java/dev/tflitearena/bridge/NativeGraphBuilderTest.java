@@ -8,7 +8,7 @@ import dev.tflitearena.graph.Inplace;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.SubgraphPlan;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.tflitearena.TestModels;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
 import dev.tflitearena.plan.PlanComparison;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

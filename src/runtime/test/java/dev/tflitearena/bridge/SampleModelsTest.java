@@ -1,7 +1,7 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.models.SampleModels;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

@@ -4,11 +4,11 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.plan.Arena;
-import dev.tflitearena.plan.BufferSet;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.place.BufferSet;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.tflitearena.plan.render;
 
 import dev.tflitearena.graph.Graph;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;

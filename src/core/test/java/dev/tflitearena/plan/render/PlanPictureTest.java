@@ -1,11 +1,11 @@
 package dev.tflitearena.plan.render;
 
 import dev.tflitearena.graph.Graph;
-import dev.tflitearena.plan.BufferSet;
 import dev.tflitearena.plan.Plan;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.render.PlanPicture.Box;
 import dev.tflitearena.plan.render.PlanPicture.Panel;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

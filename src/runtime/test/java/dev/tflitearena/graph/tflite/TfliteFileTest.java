@@ -11,7 +11,7 @@ import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.graph.TensorType;
-import dev.tflitearena.plan.TflitePlanner;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,8 +7,8 @@ import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
-import dev.tflitearena.plan.TflitePlanner;
 import dev.tflitearena.plan.render.PlanPicture.Panel;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
