@@ -2,6 +2,7 @@ package dev.tflitearena.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.plan.catalog.Planners;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -13,14 +14,21 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-@Command(name = "bench", mixinStandardHelpOptions = true,
+/**
+ * The benchmarks' command line, the main class of tflite-arena-bench.jar: {@code tflite-arena bench} runs that
+ * jar with its own arguments, so that JMH and DJL stay out of the command line's jar.
+ */
+@Command(name = "tflite-arena bench", mixinStandardHelpOptions = true,
         description = "Runs the JMH benchmarks, Java against native on the same models: planning alone (TFLite's "
                 + "ArenaPlanner against every Java planner but 'optimal'), setting an interpreter up end to end, "
                 + "and invoke latency of a native-planned against a Java-planned interpreter, XNNPACK off and on. "
                 + "Writes JMH's JSON (DIR/results.json) and a table per model of medians and ratios Java/native "
                 + "with 95%% intervals (DIR/summary.md, DIR/summary.json), and prints the table. A full run takes "
                 + "about 15 minutes on 2 cores. With --throughput, the throughput benchmark instead.")
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
+    /** Exit status of a failure that is not a finding, as on the command line: bad input, a native error. */
+    private static final int EXIT_ERROR = 2;
+
     @Option(names = "--quick", description = "Run every benchmark once, briefly, to prove that it runs: the figures "
             + "mean nothing.")
     boolean quick;
@@ -60,6 +68,20 @@ final class BenchCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new BenchCommand());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (System.getenv("TFLITE_ARENA_TRACE") != null) {
+                e.printStackTrace(commandLine.getErr());
+            }
+            commandLine.getErr().println(commandLine.getCommandName() + ": "
+                    + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            commandLine.getErr().flush();
+            return EXIT_ERROR;
+        });
+        System.exit(cli.execute(args));
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -17,7 +17,7 @@ import java.util.Set;
         description = "TensorFlow Lite's tensor memory planner in Java, cross-checked against the native one.",
         subcommands = {DemoCommand.class, PlanCommand.class, CompareCommand.class, RunCommand.class,
                 ComparePlannersCommand.class, ReportCommand.class, SnapshotCommand.class, InspectCommand.class,
-                MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
+                BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
                 RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class})
 public final class Main {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
@@ -25,10 +25,10 @@ public final class Main {
 
     /**
      * Commands that run in this JVM: they hand no model to native code (inspect, regress), or isolate what
-     * they do themselves (fuzz-models, releases). Every other command runs in a child JVM that a crash in
+     * they do themselves (fuzz-models, releases, bench). Every other command runs in a child JVM that a crash in
      * native code cannot take this one down with ({@link Supervisor}).
      */
-    private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "releases");
+    private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "releases", "bench");
     /** JVM options of a command's child: {@code memory} takes the JVM's own mallocs out of the native heap. */
     private static final Map<String, List<String>> CHILD_OPTIONS = Map.of("memory", List.of(JvmMalloc.OPTION));
     /** Set (to anything) to run every command in this JVM: where no child JVM can start, say under qemu-user. */

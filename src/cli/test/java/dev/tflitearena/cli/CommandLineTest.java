@@ -31,6 +31,7 @@ class CommandLineTest {
         assertTrue(Main.supervised("--json", "run", "m.tflite"));
         assertFalse(Main.supervised("inspect", "m.tflite"));
         assertFalse(Main.supervised("fuzz-models"));
+        assertFalse(Main.supervised("bench", "--quick"));
         assertFalse(Main.supervised("--version"));
     }
 
@@ -172,5 +173,13 @@ class CommandLineTest {
             assertEquals(0, r.status());
             assertTrue(r.out().contains("Usage: tflite-arena " + command), r.out());
         }
+    }
+
+    @Test
+    void benchWithoutTheBenchmarksJarSaysHowToBuildIt() {
+        // The tests run from the module's classes, beside which no tflite-arena-bench.jar is ever built.
+        Cli.Result r = run("bench", "--quick");
+        assertEquals(Main.EXIT_ERROR, r.status());
+        assertTrue(r.err().contains(BenchLauncher.JAR + " is missing") && r.err().contains("mvn package"), r.err());
     }
 }
