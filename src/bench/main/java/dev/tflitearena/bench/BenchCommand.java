@@ -27,7 +27,7 @@ import java.util.concurrent.Callable;
                 + "about 15 minutes on 2 cores. With --throughput, the throughput benchmark instead.")
 public final class BenchCommand implements Callable<Integer> {
     /** Exit status of a failure that is not a finding, as on the command line: bad input, a native error. */
-    private static final int EXIT_ERROR = 2;
+    static final int EXIT_ERROR = 2;
 
     @Option(names = "--quick", description = "Run every benchmark once, briefly, to prove that it runs: the figures "
             + "mean nothing.")
@@ -70,7 +70,16 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     public static void main(String[] args) {
-        CommandLine cli = new CommandLine(new BenchCommand());
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int status = run(out, err, args);
+        out.flush();
+        err.flush();
+        System.exit(status);
+    }
+
+    static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new BenchCommand()).setOut(out).setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (System.getenv("TFLITE_ARENA_TRACE") != null) {
                 e.printStackTrace(commandLine.getErr());
@@ -80,7 +89,7 @@ public final class BenchCommand implements Callable<Integer> {
             commandLine.getErr().flush();
             return EXIT_ERROR;
         });
-        System.exit(cli.execute(args));
+        return cli.execute(args);
     }
 
     @Override
