@@ -10,7 +10,7 @@
 # target/arm64/sysroot (apt-get download + dpkg -x, nothing is installed for arm64) and fetches the linux-arm64
 # classifier jars. Emulated timings are no performance figures: they only prove the benchmarks run. On an
 # ARM64 machine the script runs the host's own java instead, and `bench` without --quick gives the real table.
-# Needs the runnable jar: mvn -B -q package -DskipTests.
+# Needs the runnable jars: mvn -B -q package -DskipTests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -24,7 +24,7 @@ work=target/arm64
 
 if [[ "$(uname -m)" == aarch64 ]]; then
   java=(java)
-  classpath="$jar"
+  libs=""
 else
   sysroot="$PWD/$work/sysroot"
   jre="$sysroot/usr/lib/jvm/java-17-openjdk-arm64"
@@ -47,15 +47,17 @@ else
     done
   fi
   if ! compgen -G "$work/lib/tensorflow-lite-*-linux-arm64.jar" >/dev/null; then
-    mvn -B -q org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
-      -Djavacpp.platform=linux-arm64 -DincludeClassifiers=linux-arm64 -DoutputDirectory="$work/lib"
+    # The runtime module's natives, as linux-arm64 (the core, built on the way, has none).
+    mvn -B -q -pl src/runtime -am test-compile org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
+      -DskipModelFetch -Djavacpp.platform=linux-arm64 -DincludeClassifiers=linux-arm64 -DoutputDirectory="$PWD/$work/lib"
   fi
   export QEMU_LD_PREFIX="$sysroot"
   export LD_LIBRARY_PATH="$sysroot/lib/aarch64-linux-gnu:$sysroot/usr/lib/aarch64-linux-gnu"
   # C1 alone: under emulation C2's compile time outweighs what it saves in these short runs.
   java=(qemu-aarch64-static "$jre/bin/java" -XX:TieredStopAtLevel=1)
-  classpath="$jar:$work/lib/*"
+  libs=":$work/lib/*"
 fi
+classpath="$jar$libs"
 # TFLITE_ARENA_IN_PROCESS: the commands run in this JVM, as under qemu-user no child JVM can start.
 run() { TFLITE_ARENA_IN_PROCESS=1 "${java[@]}" -cp "$classpath" dev.tflitearena.cli.Main "$@"; }
 
@@ -83,7 +85,10 @@ if [[ "$part" == compare || "$part" == all ]]; then
 fi
 
 if [[ "$part" == bench || "$part" == all ]]; then
-  # Without binfmt_misc a forked JVM cannot start under qemu-user, so JMH runs in this JVM.
+  # Without binfmt_misc a forked JVM cannot start under qemu-user, so JMH runs in this JVM, and so does the
+  # benchmarks' jar itself, which the command line's bench would start in a JVM of its own.
+  bench_jar=target/tflite-arena-bench.jar
+  [[ -f "$bench_jar" ]] || { echo "arm64: $bench_jar is missing: mvn -B -q package -DskipTests" >&2; exit 2; }
   [[ $# -gt 0 ]] || set -- --quick --forks 0 --out "$work/bench"
-  run bench "$@"
+  "${java[@]}" -cp "$bench_jar$libs" dev.tflitearena.bench.BenchCommand "$@"
 fi

@@ -1,0 +1,124 @@
+package dev.tflitearena.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.cli.GraphSource.Kind;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.GraphJson;
+import dev.tflitearena.plan.LowerBound;
+import dev.tflitearena.plan.catalog.PlannerTable;
+import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.place.BufferSet;
+import dev.tflitearena.plan.place.MinimallocCsv;
+import dev.tflitearena.progress.Progress;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "compare-planners", mixinStandardHelpOptions = true,
+        description = "Runs every planner on a model, a graph JSON or a MiniMalloc CSV: per planner, the arena "
+                + "(rw arenas summed over subgraphs), the gap to the lower bound, whether it is proven optimal, and "
+                + "the planning time; for a model also the native planner's arena, as the runtime reports it.")
+final class ComparePlannersCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "MODEL.tflite|GRAPH.json|FILE.csv")
+    Path input;
+
+    @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
+            description = "How long 'optimal' may search, per subgraph (default: ${DEFAULT-VALUE}).")
+    double timeLimit;
+
+    @Mixin
+    NativeOptions nativeOptions;
+
+    @Mixin
+    Output output;
+
+    @Mixin
+    ProgressOptions progress;
+
+    /** The planners' rows, the lower bound, and the native arena (-1 when there is no model). */
+    record Table(List<PlannerTable.Row> rows, long lowerBound, long nativeArenaBytes, Graph graph,
+                 BufferSet buffers) {
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Table table;
+        try (ProgressDisplay display = progress.open()) {
+            table = measure(input, nativeOptions, timeLimit, display);
+        }
+        output.print(() -> toJson(table), out -> printText(out, table));
+        return 0;
+    }
+
+    static Table measure(Path input, NativeOptions nativeOptions, double timeLimit, Progress progress)
+            throws IOException {
+        Kind kind = Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV);
+        if (kind == Kind.BUFFER_CSV) {
+            BufferSet buffers = MinimallocCsv.read(input);
+            return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
+                    buffers.lowerBound(), -1, null, buffers);
+        }
+        Graph graph;
+        long nativeArena = -1;
+        if (kind == Kind.GRAPH_JSON) {
+            graph = GraphJson.read(input);
+        } else {
+            progress.step("the native plan");
+            try (NativeModel model = NativeModel.load(input);
+                 NativeInterpreter interpreter = NativeInterpreter.build(model, nativeOptions.settings())) {
+                interpreter.allocateTensors();
+                graph = interpreter.snapshot();
+                nativeArena = interpreter.memoryInfo().arenaBytes();
+            }
+        }
+        return new Table(PlannerTable.of(graph, Planners.all(PlanCommand.seconds(timeLimit)), progress),
+                PlannerTable.lowerBound(graph), nativeArena, graph, null);
+    }
+
+    private ObjectNode toJson(Table table) {
+        ObjectNode root = Json.object();
+        root.put("input", input.toString());
+        root.put("lower_bound_bytes", table.lowerBound());
+        if (table.nativeArenaBytes() >= 0) {
+            root.put("native_arena_bytes", table.nativeArenaBytes());
+            root.put("resolver", nativeOptions.settings().resolverName());
+        }
+        ArrayNode planners = root.putArray("planners");
+        for (PlannerTable.Row row : table.rows()) {
+            ObjectNode p = planners.addObject();
+            p.put("name", row.name());
+            p.put("arena_bytes", row.arenaBytes());
+            p.put("gap", row.gap(table.lowerBound()));
+            p.put("optimal_proven", row.provenOptimal());
+            p.put("millis", row.millis());
+        }
+        return root;
+    }
+
+    private void printText(PrintWriter out, Table table) {
+        out.printf("%s: lower bound %,d bytes%s%n", input, table.lowerBound(),
+                table.nativeArenaBytes() < 0 ? ""
+                        : String.format(", native arena %,d bytes (%s)", table.nativeArenaBytes(),
+                        nativeOptions.settings().resolverName()));
+        TextTable text = new TextTable("planner", "arena_bytes", "gap", "optimal", "millis").leftAlign(0);
+        if (table.nativeArenaBytes() >= 0) {
+            text.add("native", String.format("%,d", table.nativeArenaBytes()),
+                    PlanCommand.percent(LowerBound.gap(table.nativeArenaBytes(), table.lowerBound())), "", "");
+        }
+        for (PlannerTable.Row row : table.rows()) {
+            text.add(row.name(), String.format("%,d", row.arenaBytes()), PlanCommand.percent(row.gap(table.lowerBound())),
+                    row.provenOptimal() ? "proven" : "", row.millis());
+        }
+        text.print(out);
+    }
+}

@@ -1,0 +1,110 @@
+package dev.tflitearena.cli;
+
+import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.NativeRelease;
+import dev.tflitearena.plan.LowerBound;
+import dev.tflitearena.plan.catalog.PlannerTable;
+import dev.tflitearena.plan.render.HtmlReport;
+import dev.tflitearena.plan.render.PlanPicture;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Writes an HTML page with the planner table of compare-planners, the tensors live at the "
+                + "peak of the lower bound, and the picture of every planner's plan, one panel per subgraph, to "
+                + "DIR/report.html.")
+final class ReportCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "MODEL.tflite|GRAPH.json|FILE.csv")
+    Path input;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where report.html goes.")
+    Path out;
+
+    @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
+            description = "How long 'optimal' may search, per subgraph (default: ${DEFAULT-VALUE}).")
+    double timeLimit;
+
+    @Mixin
+    NativeOptions nativeOptions;
+
+    @Mixin
+    ProgressOptions progress;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        WritablePath.checkDirectory(out);
+        ComparePlannersCommand.Table table;
+        List<PlanPicture> pictures = new ArrayList<>();
+        try (ProgressDisplay display = progress.open()) {
+            table = ComparePlannersCommand.measure(input, nativeOptions, timeLimit, display);
+            for (PlannerTable.Row row : table.rows()) {
+                display.advance(pictures.size(), table.rows().size(), "picture of planner " + row.name());
+                pictures.add(table.graph() != null ? PlanPicture.of(table.graph(), row.plan())
+                        : PlanPicture.of(input.getFileName() + ", planner " + row.name(), table.buffers(),
+                        row.offsets()));
+            }
+        }
+        HtmlReport.Section section = new HtmlReport.Section("",
+                rows(table.rows(), table.lowerBound(), table.nativeArenaBytes()), pictures);
+        Files.createDirectories(out);
+        Path page = out.resolve("report.html");
+        WritablePath.write(page, HtmlReport.render(input.getFileName().toString(), provenance(table), List.of(section)));
+        spec.commandLine().getOut().println(page);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /**
+     * A report's table: the native plan first when there is one ({@code nativeArenaBytes} not negative), then
+     * every Java planner with its planning time.
+     */
+    static List<HtmlReport.Row> rows(List<PlannerTable.Row> planners, long lowerBound, long nativeArenaBytes) {
+        List<HtmlReport.Row> rows = new ArrayList<>();
+        if (nativeArenaBytes >= 0) {
+            // TFLite plans inside AllocateTensors(), along with preparing every kernel: there is no planning
+            // time of its own to show.
+            rows.add(new HtmlReport.Row("native", nativeArenaBytes, lowerBound,
+                    LowerBound.gap(nativeArenaBytes, lowerBound), false, HtmlReport.Row.NOT_MEASURED,
+                    "TFLite's ArenaPlanner, as the runtime reports it"));
+        }
+        for (PlannerTable.Row row : planners) {
+            rows.add(new HtmlReport.Row(row.name(), row.arenaBytes(), lowerBound, row.gap(lowerBound),
+                    row.provenOptimal(), row.millis(), ""));
+        }
+        return rows;
+    }
+
+    private HtmlReport.Provenance provenance(ComparePlannersCommand.Table table) {
+        String date = LocalDate.now().toString();
+        if (table.graph() == null) {
+            return new HtmlReport.Provenance("not used (a MiniMalloc CSV is a bare buffer set)", "none", date);
+        }
+        String rules = table.graph().options().release().version() + "'s rules";
+        if (table.nativeArenaBytes() < 0) {
+            return new HtmlReport.Provenance("not loaded: the graph JSON is planned under " + rules,
+                    "none (no interpreter is built)", date);
+        }
+        return new HtmlReport.Provenance(NativeRelease.version() + ", planned under " + rules,
+                resolver(nativeOptions.settings()), date);
+    }
+
+    /** The resolver's name, and preserve_all_tensors when it is set, since both change the native plan. */
+    private static String resolver(InterpreterSettings settings) {
+        return settings.resolverName() + (settings.preserveAllTensors() ? ", preserve_all_tensors" : "");
+    }
+}

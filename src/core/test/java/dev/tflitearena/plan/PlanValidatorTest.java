@@ -1,0 +1,87 @@
+package dev.tflitearena.plan;
+
+import dev.tflitearena.graph.Allocation;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.GraphBuilder;
+import dev.tflitearena.graph.Inplace;
+import dev.tflitearena.plan.tflite.TflitePlanner;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+import static dev.tflitearena.graph.GraphBuilder.ids;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class PlanValidatorTest {
+    // in(0) -> a(1) -> view(2, in place of a) -> out(3); node 0 has a temporary (4); a persistent tensor (5)
+    private static Graph graph() {
+        GraphBuilder g = new GraphBuilder();
+        int in = g.tensor(256), a = g.tensor(256), view = g.tensor(256), out = g.tensor(256), temp = g.tensor(128);
+        int state = g.tensor(64, Allocation.ARENA_RW_PERSISTENT);
+        g.node(ids(in), ids(a), ids(temp, state), 0)
+                .node(ids(a), ids(view), ids(), Inplace.DATA_UNMODIFIED | Inplace.INPUT0_SHARED)
+                .node(ids(view), ids(out))
+                .inputs(in).outputs(out);
+        return g.build();
+    }
+
+    private static Plan edit(Plan plan, int tensor, UnaryOperator<Placement> change) {
+        SubgraphPlan sp = plan.subgraphs().get(0);
+        List<Placement> placements = new ArrayList<>(sp.placements());
+        placements.replaceAll(p -> p.tensor() == tensor ? change.apply(p) : p);
+        return new Plan("edited", List.of(new SubgraphPlan(0, sp.arenaBytes(), sp.persistentBytes(), placements)));
+    }
+
+    private static Placement at(Placement p, long offset) {
+        return new Placement(p.tensor(), p.arena(), offset, p.bytes(), p.first(), p.last(), p.aliasOf());
+    }
+
+    private static String refusal(Plan plan) {
+        return assertThrows(InvalidPlanException.class, () -> PlanValidator.validate(graph(), plan, 64)).getMessage();
+    }
+
+    @Test
+    void theTflitePlanIsValid() {
+        assertDoesNotThrow(() -> PlanValidator.validate(graph(), new TflitePlanner().plan(graph()), 64));
+    }
+
+    @Test
+    void twoLiveTensorsSharingBytesAreRefusedByNameAndInterval() {
+        Plan plan = new TflitePlanner().plan(graph());
+        long inOffset = plan.subgraphs().get(0).placements().get(0).offset();
+        String message = refusal(edit(plan, 4, p -> at(p, inOffset + 64)));
+        assertEquals("subgraph 0: tensors 0 (t0) at bytes 0..256, live at nodes 0..2, and 4 (t4) at bytes 64..192,"
+                + " live at nodes 0..0, share memory while both live", message);
+    }
+
+    @Test
+    void tensorsThatNeverLiveTogetherMayShareBytes() {
+        Plan plan = new TflitePlanner().plan(graph());
+        long outOffset = plan.subgraphs().get(0).placements().get(3).offset();
+        // The temporary lives at node 0 only, the output from node 2 on.
+        assertDoesNotThrow(() -> PlanValidator.validate(graph(), edit(plan, 4, p -> at(p, outOffset)), 64));
+    }
+
+    @Test
+    void misalignedMissingOutOfArenaAndMisplacedAliasAreRefused() {
+        Plan plan = new TflitePlanner().plan(graph());
+        assertTrue(refusal(edit(plan, 3, p -> at(p, p.offset() + 8))).endsWith("is not a multiple of 64"));
+        assertTrue(refusal(edit(plan, 1, p -> at(p, -1))).endsWith("lives from node 0 but the plan gives it no memory"));
+        long arena = plan.subgraphs().get(0).arenaBytes();
+        assertTrue(refusal(edit(plan, 3, p -> at(p, arena - 64))).contains("run past the end of the rw arena"));
+        assertTrue(refusal(edit(plan, 2, p -> at(p, p.offset() + 256))).contains("shares tensor 1's memory in place"));
+        assertTrue(refusal(edit(plan, 5, p -> at(p, 64))).contains("run past the end of the persistent arena"));
+    }
+
+    @Test
+    void aPlanForAnotherGraphIsRefused() {
+        Plan plan = new TflitePlanner().plan(graph());
+        Plan twoSubgraphs = new Plan("x", List.of(plan.subgraphs().get(0), plan.subgraphs().get(0)));
+        assertTrue(refusal(twoSubgraphs).contains("covers 2 subgraphs, the graph has 1"));
+    }
+}

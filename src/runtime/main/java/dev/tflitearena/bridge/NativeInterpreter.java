@@ -1,0 +1,261 @@
+package dev.tflitearena.bridge;
+
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Tensor;
+import dev.tflitearena.plan.Plan;
+import dev.tflitearena.plan.tflite.TflitePlanner;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
+import org.bytedeco.tensorflowlite.BuiltinOpResolver;
+import org.bytedeco.tensorflowlite.BuiltinOpResolverWithoutDefaultDelegates;
+import org.bytedeco.tensorflowlite.FlatBufferModel;
+import org.bytedeco.tensorflowlite.Interpreter;
+import org.bytedeco.tensorflowlite.InterpreterBuilder;
+import org.bytedeco.tensorflowlite.InterpreterOptions;
+import org.bytedeco.tensorflowlite.OpResolver;
+import org.bytedeco.tensorflowlite.Subgraph;
+import org.bytedeco.tensorflowlite.TfLiteRegistration;
+import org.bytedeco.tensorflowlite.TfLiteTensor;
+
+/**
+ * A native TFLite interpreter over a {@link NativeModel}, with the op resolver and options of its
+ * {@link InterpreterSettings}. It owns its native objects and frees them on {@link #close()}.
+ */
+public final class NativeInterpreter implements AutoCloseable {
+
+    private final NativeModel model;
+    private final InterpreterSettings settings;
+    private final OpResolver resolver;
+    private final InterpreterOptions options;
+    private final Interpreter interpreter;
+    private boolean allocated;
+    private JavaArena arena;
+    private PlanHandover[] handovers = new PlanHandover[0];
+    private boolean closed;
+
+    private NativeInterpreter(NativeModel model, InterpreterSettings settings, OpResolver resolver,
+                              InterpreterOptions options, Interpreter interpreter) {
+        this.model = model;
+        this.settings = settings;
+        this.resolver = resolver;
+        this.options = options;
+        this.interpreter = interpreter;
+    }
+
+    /** Builds the interpreter; refuses a model with a custom op the resolver lacks, naming it. */
+    public static NativeInterpreter build(NativeModel model, InterpreterSettings settings) {
+        model.retain();
+        FlatBufferModel flatBuffer = model.flatBuffer();
+        OpResolver resolver = settings.xnnpack() ? new BuiltinOpResolver() : new BuiltinOpResolverWithoutDefaultDelegates();
+        InterpreterOptions options = new InterpreterOptions();
+        options.SetPreserveAllTensors(settings.preserveAllTensors());
+        Interpreter interpreter = new Interpreter((Pointer) null);
+        NativeInterpreter built = new NativeInterpreter(model, settings, resolver, options, interpreter);
+        try (InterpreterBuilder builder = new InterpreterBuilder(flatBuffer, resolver, options)) {
+            if (settings.threads() != InterpreterSettings.DEFAULT_THREADS) {
+                TfLiteStatus.check(builder.SetNumThreads(settings.threads()), model.path() + ": SetNumThreads");
+            }
+            String what = model.path() + ": InterpreterBuilder";
+            TfLiteStatus.check(TfLiteStatus.call(() -> builder.apply(interpreter), what), what);
+            if (interpreter.isNull()) {
+                throw new NativeException(model.path() + ": InterpreterBuilder produced no interpreter");
+            }
+            built.refuseUnresolvedCustomOps();
+            return built;
+        } catch (RuntimeException e) {
+            built.close();
+            throw e;
+        }
+    }
+
+    private void refuseUnresolvedCustomOps() {
+        for (int s = 0; s < interpreter.subgraphs_size(); s++) {
+            Subgraph subgraph = interpreter.subgraph(s);
+            for (int n = 0; n < subgraph.nodes_size(); n++) {
+                TfLiteRegistration registration = subgraph.node_and_registration(n).second();
+                if (registration.builtin_code() != CustomOps.BUILTIN_OPERATOR_CUSTOM || registration.custom_name() == null) {
+                    continue;
+                }
+                String op = registration.custom_name().getString();
+                TfLiteRegistration found = resolver.FindOp(op, registration.version());
+                if (found == null || found.isNull()) {
+                    throw new NativeException(model.path() + ": subgraph " + s + ", node " + n
+                            + " needs the custom op '" + op + "' (version " + registration.version()
+                            + "), which " + settings.resolverName() + " does not provide");
+                }
+            }
+        }
+    }
+
+    public NativeModel model() {
+        return model;
+    }
+
+    public InterpreterSettings settings() {
+        return settings;
+    }
+
+    /** Prepares every op and lets the native planner place the tensors. */
+    public void allocateTensors() {
+        String what = model.path() + ": AllocateTensors";
+        TfLiteStatus.check(TfLiteStatus.call(live()::AllocateTensors, what), what);
+        allocated = true;
+    }
+
+    /**
+     * Prepares every op with the Java arena's plan in place of the native planner's: every planned tensor of
+     * every subgraph gets a custom allocation at its planned offset (see {@link PlanHandover}). Must be the
+     * interpreter's first allocation; the interpreter keeps the arena alive until it closes.
+     */
+    public Handover allocateTensors(JavaArena javaArena) {
+        Interpreter live = live();
+        if (allocated) {
+            throw new IllegalStateException(model.path() + ": a plan is handed over at the first AllocateTensors,"
+                    + " and this interpreter has allocated already");
+        }
+        if (TflitePlanner.isDynamic(javaArena.graph())) {
+            throw new NativeException(model.path() + ": a Java plan can only drive a graph whose shapes are known "
+                    + "when tensors are allocated; this one has dynamic-shape ops, which TFLite prepares during "
+                    + "invoke, after the handover (see PlanHandover)");
+        }
+        javaArena.retain();
+        arena = javaArena;
+        handovers = PlanHandover.install(live, javaArena);
+        String what = model.path() + ": AllocateTensors with the Java plan";
+        int status = TfLiteStatus.call(live::AllocateTensors, what);
+        allocated = true;
+        for (PlanHandover handover : handovers) {
+            handover.rethrowFailure();
+        }
+        TfLiteStatus.check(status, what);
+        int tensors = 0;
+        for (PlanHandover handover : handovers) {
+            tensors += handover.finish();
+        }
+        MemoryInfo left = memoryInfo();
+        return new Handover(javaArena.plan().planner(), javaArena.arenaBytes(), javaArena.persistentBytes(),
+                javaArena.size(), tensors, left.arenaBytes(), left.persistentBytes());
+    }
+
+    public void invoke() {
+        String what = model.path() + ": Invoke";
+        TfLiteStatus.check(TfLiteStatus.call(live()::Invoke, what), what);
+    }
+
+    public int inputCount() {
+        return (int) live().inputs().capacity();
+    }
+
+    public int outputCount() {
+        return (int) live().outputs().capacity();
+    }
+
+    /** The i-th graph input as the planners see it: name, type, shape, bytes. */
+    public Tensor input(int i) {
+        return GraphSnapshot.tensor(ioTensor(i, true), live().inputs().get(i));
+    }
+
+    /** Copies {@code data}, exactly the input's bytes, into the i-th graph input. */
+    public void writeInput(int i, byte[] data) {
+        TfLiteTensor tensor = ioTensor(i, true);
+        if (data.length != tensor.bytes()) {
+            throw new IllegalArgumentException(model.path() + ": input " + i + " takes " + tensor.bytes()
+                    + " bytes, got " + data.length);
+        }
+        if (data.length > 0) {
+            // A tensor of 0 bytes has no memory in TFLite: there is nothing to write.
+            dataOf(tensor, "input " + i).put(data);
+        }
+    }
+
+    /** A copy of the i-th graph output's bytes. */
+    public byte[] readOutput(int i) {
+        TfLiteTensor tensor = ioTensor(i, false);
+        byte[] data = new byte[Math.toIntExact(tensor.bytes())];
+        if (data.length > 0) {
+            dataOf(tensor, "output " + i).get(data);
+        }
+        return data;
+    }
+
+    /** The i-th graph input or output; a model may name the absent tensor -1 there, which has no data. */
+    private TfLiteTensor ioTensor(int i, boolean input) {
+        var list = input ? live().inputs() : live().outputs();
+        String what = (input ? "input " : "output ") + i;
+        if (i < 0 || i >= list.capacity()) {
+            throw new IllegalArgumentException(model.path() + ": there is no " + what + "; the model has "
+                    + list.capacity());
+        }
+        int index = list.get(i);
+        if (index < 0 || index >= live().tensors_size()) {
+            throw new NativeException(model.path() + ": " + what + " is tensor " + index + ", which does not exist");
+        }
+        return live().tensor(index);
+    }
+
+    private BytePointer dataOf(TfLiteTensor tensor, String what) {
+        BytePointer raw = tensor.data().raw();
+        if (raw == null || raw.isNull()) {
+            if (!allocated) {
+                throw new IllegalStateException(model.path() + ": " + what + " has no memory yet: allocate tensors"
+                        + " first");
+            }
+            // TFLite accepted the model and allocated, yet left this tensor without memory: the model's fault.
+            throw new NativeException(model.path() + ": " + what + " (" + tensor.bytes() + " bytes, allocation "
+                    + NativeTensors.allocation(tensor.allocation_type()).jsonName() + ") has no memory after "
+                    + "AllocateTensors: TFLite left it unallocated (no operator uses it, or it is dynamic and was "
+                    + "never sized)");
+        }
+        return raw.capacity(tensor.bytes()).limit(tensor.bytes());
+    }
+
+    /** What the runtime reports of its own arenas, summed over subgraphs. */
+    public MemoryInfo memoryInfo() {
+        Interpreter live = live();
+        long arenaBytes = 0;
+        long persistentBytes = 0;
+        try (Subgraph.SubgraphAllocInfo info = new Subgraph.SubgraphAllocInfo()) {
+            for (int s = 0; s < live.subgraphs_size(); s++) {
+                live.subgraph(s).GetMemoryAllocInfo(info);
+                arenaBytes += info.arena_size();
+                persistentBytes += info.arena_persist_size();
+            }
+        }
+        return new MemoryInfo(arenaBytes, persistentBytes);
+    }
+
+    /** The graph as the planners see it; call after {@link #allocateTensors()}, which adds temporaries. */
+    public Graph snapshot() {
+        return GraphSnapshot.of(live(), settings.preserveAllTensors(), settings.effectiveRelease());
+    }
+
+    /** Where the native planner put every arena tensor, read from the tensors' data pointers. */
+    public Plan nativePlan() {
+        return NativePlanReader.read(live(), NativeRelease.loadedOr(settings.release()));
+    }
+
+    Interpreter live() {
+        if (closed) {
+            throw new IllegalStateException(model.path() + ": interpreter is closed");
+        }
+        return interpreter;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (PlanHandover handover : handovers) {
+            handover.uninstall();
+        }
+        interpreter.close();
+        resolver.close();
+        options.close();
+        model.release();
+        if (arena != null) {
+            arena.release();
+        }
+    }
+}

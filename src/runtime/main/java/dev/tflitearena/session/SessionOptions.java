@@ -1,0 +1,43 @@
+package dev.tflitearena.session;
+
+import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.catalog.Planners;
+
+/**
+ * How a {@link Session} runs its model: {@code planner} is {@value #NATIVE} for TFLite's own arena planner,
+ * or the name of a Java planner of {@link Planners} whose plan is handed to the interpreter; {@code xnnpack}
+ * delegates float graphs to XNNPACK; {@code threads} of {@link InterpreterSettings#DEFAULT_THREADS} leaves
+ * TFLite's default.
+ */
+public record SessionOptions(String planner, boolean xnnpack, int threads) {
+    public static final String NATIVE = Planners.NATIVE;
+    public static final SessionOptions DEFAULT = new SessionOptions(NATIVE, false, InterpreterSettings.DEFAULT_THREADS);
+
+    public SessionOptions {
+        // Fail where the options are made, not at the first session: both checks name the valid values.
+        Planners.byNameOrNative(planner);
+        new InterpreterSettings(xnnpack, false, threads, null);
+    }
+
+    public SessionOptions withPlanner(String name) {
+        return new SessionOptions(name, xnnpack, threads);
+    }
+
+    public SessionOptions withXnnpack(boolean on) {
+        return new SessionOptions(planner, on, threads);
+    }
+
+    public SessionOptions withThreads(int count) {
+        return new SessionOptions(planner, xnnpack, count);
+    }
+
+    InterpreterSettings settings() {
+        return new InterpreterSettings(xnnpack, false, threads, null);
+    }
+
+    /** The Java planner, or null for the native one. */
+    Planner javaPlanner() {
+        return Planners.byNameOrNative(planner);
+    }
+}

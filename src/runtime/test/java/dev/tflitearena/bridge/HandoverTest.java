@@ -1,0 +1,183 @@
+package dev.tflitearena.bridge;
+
+import dev.tflitearena.TestModels;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.plan.InvalidPlanException;
+import dev.tflitearena.plan.Placement;
+import dev.tflitearena.plan.Plan;
+import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.tflite.TflitePlanner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A Java plan drives the native interpreter: outputs bit-identical, the native arenas left empty. */
+class HandoverTest {
+    private static final Path MODEL = TestModels.named("face_detection_short_range.tflite");
+
+    static Stream<Arguments> runnableModelsWithAndWithoutXnnpack() {
+        return TestModels.runnable().stream().flatMap(model -> Stream.of(
+                Arguments.of(model, InterpreterSettings.DEFAULT),
+                Arguments.of(model, InterpreterSettings.DEFAULT.withXnnpack(true))));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runnableModelsWithAndWithoutXnnpack")
+    void poisonedJavaArenaGivesTheNativeOutputsAndLeavesNoNativeArena(Path model, InterpreterSettings settings) {
+        try (NativeModel loaded = NativeModel.load(model)) {
+            DifferentialRun.Result r = DifferentialRun.run(loaded, settings, new TflitePlanner(), 2, 7, true);
+            assertTrue(r.outputsIdentical(), r::firstDifference);
+            assertEquals(NativeRelease.loaded().arenaBufferPadding(), r.candidate().arenaBytes(), "native arena bytes left");
+            assertEquals(NativeRelease.loaded().arenaBufferPadding(), r.candidate().persistentBytes(),
+                    "native persistent bytes left");
+            assertTrue(r.handover().tensorsHandedOver() > 0);
+            long padding = NativeRelease.loaded().arenaBufferPadding();
+            assertEquals(r.reference().arenaBytes() - padding, r.handover().javaArenaBytes(), "rw arena of the plan");
+            assertEquals(r.reference().persistentBytes() - padding, r.handover().javaPersistentBytes(),
+                    "persistent arena of the plan");
+            assertTrue(r.handover().javaBufferTotalBytes()
+                    >= r.handover().javaArenaBytes() + r.handover().javaPersistentBytes());
+        }
+    }
+
+    static Stream<Arguments> everyPlannerOnRealModels() {
+        return Planners.all(java.time.Duration.ofSeconds(5)).stream().flatMap(planner -> Stream.of(
+                        "face_detection_short_range.tflite", "hand_landmark_full.tflite", "pose_landmark_lite.tflite")
+                .map(model -> Arguments.of(planner, TestModels.named(model))));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("everyPlannerOnRealModels")
+    void everyPlannersPlanDrivesTheRuntimeWithNativeOutputs(Planner planner, Path model) {
+        try (NativeModel loaded = NativeModel.load(model)) {
+            DifferentialRun.Result r = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT, planner, 2, 3, true);
+            assertTrue(r.outputsIdentical(), r::firstDifference);
+            assertEquals(NativeRelease.loaded().arenaBufferPadding(), r.candidate().arenaBytes());
+            assertTrue(r.handover().javaArenaBytes() <= r.reference().arenaBytes()
+                    || !planner.name().equals("best-of"), "best-of never needs more than native");
+        }
+    }
+
+    /** Moves tensor {@code moved} onto the bytes of {@code onto}, whose lifetime overlaps it. */
+    private static Plan overlapping(Plan plan, int moved, int onto) {
+        SubgraphPlan sp = plan.subgraphs().get(0);
+        long target = sp.placements().stream().filter(p -> p.tensor() == onto).findFirst().orElseThrow().offset();
+        List<Placement> placements = new ArrayList<>(sp.placements());
+        placements.replaceAll(p -> p.tensor() != moved ? p
+                : new Placement(p.tensor(), p.arena(), target, p.bytes(), p.first(), p.last(), p.aliasOf()));
+        return new Plan("broken", List.of(new SubgraphPlan(0, sp.arenaBytes(), sp.persistentBytes(), placements)));
+    }
+
+    @Test
+    void aBrokenPlanIsRefusedBeforeTfliteSeesItAndWouldChangeTheOutputs() {
+        try (NativeModel loaded = NativeModel.load(MODEL);
+             NativeInterpreter reference = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT);
+             NativeInterpreter candidate = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
+            reference.allocateTensors();
+            Graph graph = reference.snapshot();
+            // The graph input and the first CONV_2D's output are live together at node 2.
+            int input = graph.subgraphs().get(0).inputs()[0];
+            int convOutput = graph.subgraphs().get(0).nodes().get(2).outputs()[0];
+            Plan broken = overlapping(new TflitePlanner().plan(graph), convOutput, input);
+
+            InvalidPlanException refusal = assertThrows(InvalidPlanException.class,
+                    () -> JavaArena.allocate(graph, broken));
+            assertTrue(refusal.getMessage().contains("tensors " + input), refusal.getMessage());
+            assertTrue(refusal.getMessage().contains("share memory while both live"), refusal.getMessage());
+
+            // Had it been applied, the run would show it: the conv output overwrites the input.
+            try (JavaArena arena = JavaArena.allocateUnvalidated(graph, broken)) {
+                candidate.allocateTensors(arena);
+                byte[] data = SeededInputs.of(reference.input(0), 1);
+                arena.poisonActivations(DifferentialRun.POISON);
+                reference.writeInput(0, data);
+                candidate.writeInput(0, data);
+                reference.invoke();
+                candidate.invoke();
+                assertFalse(java.util.Arrays.equals(reference.readOutput(0), candidate.readOutput(0)));
+            }
+        }
+    }
+
+    private static byte[] runOnce(NativeInterpreter interpreter) {
+        interpreter.writeInput(0, SeededInputs.of(interpreter.input(0), 3));
+        interpreter.invoke();
+        return interpreter.readOutput(0);
+    }
+
+    @Test
+    void theArenaOutlivesItsInterpreterWhicheverClosesFirst() {
+        try (NativeModel loaded = NativeModel.load(MODEL)) {
+            Graph graph;
+            byte[] expected;
+            try (NativeInterpreter reference = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
+                reference.allocateTensors();
+                graph = reference.snapshot();
+                expected = runOnce(reference);
+            }
+            Plan plan = new TflitePlanner().plan(graph);
+
+            // Arena closed first: the interpreter keeps using it until it closes itself.
+            JavaArena arena = JavaArena.allocate(graph, plan);
+            NativeInterpreter interpreter = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT);
+            interpreter.allocateTensors(arena);
+            arena.close();
+            assertThrows(IllegalStateException.class, () -> arena.poisonActivations((byte) 0));
+            assertArrayEquals(expected, runOnce(interpreter));
+            interpreter.close();
+            assertThrows(IllegalStateException.class, () -> runOnce(interpreter));
+
+            // Interpreter closed first: the arena stays usable by its owner, then closes.
+            JavaArena second = JavaArena.allocate(graph, plan);
+            try (NativeInterpreter other = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
+                other.allocateTensors(second);
+                assertArrayEquals(expected, runOnce(other));
+            }
+            second.poisonActivations((byte) 1);
+            second.close();
+            assertThrows(IllegalStateException.class, () -> second.poisonActivations((byte) 0));
+        }
+    }
+
+    @Test
+    void aPlanIsHandedOverOnlyAtTheFirstAllocation() {
+        try (NativeModel loaded = NativeModel.load(MODEL);
+             NativeInterpreter interpreter = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
+            interpreter.allocateTensors();
+            Graph graph = interpreter.snapshot();
+            try (JavaArena arena = JavaArena.allocate(graph, new TflitePlanner().plan(graph))) {
+                assertThrows(IllegalStateException.class, () -> interpreter.allocateTensors(arena));
+            }
+        }
+    }
+
+    @Test
+    void aPlanForAnotherModelIsRefused() {
+        Graph otherGraph;
+        try (NativeModel other = NativeModel.load(TestModels.named("hand_landmark_lite.tflite"));
+             NativeInterpreter interpreter = NativeInterpreter.build(other, InterpreterSettings.DEFAULT)) {
+            interpreter.allocateTensors();
+            otherGraph = interpreter.snapshot();
+        }
+        try (NativeModel loaded = NativeModel.load(MODEL);
+             NativeInterpreter interpreter = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT);
+             JavaArena arena = JavaArena.allocate(otherGraph, new TflitePlanner().plan(otherGraph))) {
+            NativeException e = assertThrows(NativeException.class, () -> interpreter.allocateTensors(arena));
+            assertTrue(e.getMessage().contains("made for another model"), e.getMessage());
+        }
+    }
+}
