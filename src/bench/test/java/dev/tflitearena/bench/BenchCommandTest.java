@@ -1,9 +1,13 @@
 package dev.tflitearena.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,5 +40,15 @@ class BenchCommandTest {
         Result planner = run("--planners", "magic");
         assertEquals(BenchCommand.EXIT_ERROR, planner.status());
         assertTrue(planner.err().contains("unknown planner 'magic'"), planner.err());
+    }
+
+    @Test
+    void anOutputDirectoryThatCannotBeMadeIsRefusedBeforeTheWork(@TempDir Path temp) throws IOException {
+        Path file = Files.writeString(temp.resolve("file.txt"), "");
+        String inFile = file.resolve("x").toString();
+        Result r = run("--out", inFile);
+        assertEquals(BenchCommand.EXIT_ERROR, r.status());
+        assertTrue(r.err().startsWith("tflite-arena bench: cannot write " + inFile + ": " + file + " is not a directory"),
+                r.err());
     }
 }

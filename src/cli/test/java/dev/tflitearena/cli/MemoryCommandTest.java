@@ -38,8 +38,10 @@ class MemoryCommandTest {
 
     private static String run(String... args) {
         StringWriter out = new StringWriter();
-        int status = new CommandLine(new MemoryCommand()).setOut(new PrintWriter(out)).execute(args);
-        assertEquals(0, status, out.toString());
+        StringWriter err = new StringWriter();
+        int status = new CommandLine(new MemoryCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute(args);
+        assertEquals(0, status, out + "\n" + err);
         return out.toString();
     }
 

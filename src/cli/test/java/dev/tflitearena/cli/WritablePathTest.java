@@ -60,7 +60,6 @@ class WritablePathTest {
                 List.of("inspect", MODEL, "--csv", inFile),
                 List.of("snapshot", graph, "-o", inFile),
                 List.of("release-report", "--out", inFile),
-                List.of("bench", "--out", inFile),
                 List.of("demo", "--out", inFile),
                 List.of("report", graph, "--out", inFile),
                 List.of("releases", "--out", inFile),
