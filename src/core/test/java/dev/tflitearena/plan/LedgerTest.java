@@ -2,6 +2,7 @@ package dev.tflitearena.plan;
 
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.ClassicChain;
+import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 

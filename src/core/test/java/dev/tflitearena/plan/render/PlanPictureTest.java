@@ -2,7 +2,6 @@ package dev.tflitearena.plan.render;
 
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphBuilder;
-import dev.tflitearena.plan.BufferSet;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.render.PlanPicture.Box;

@@ -1,6 +1,5 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.bench;
 
-import dev.tflitearena.bench.BenchSuite;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.runner.BenchmarkList;
 import org.openjdk.jmh.runner.BenchmarkListEntry;
@@ -8,6 +7,8 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,7 +49,9 @@ class BenchDurationTest {
                         + " s iterations",
                 String.format(Locale.ROOT, "%.1f minutes of iterations", iterationMinutes), forks + " forks");
 
-        String help = oneLine(Cli.run("bench", "--help").out());
+        StringWriter out = new StringWriter();
+        assertEquals(0, BenchCommand.run(new PrintWriter(out, true), new PrintWriter(new StringWriter()), "--help"));
+        String help = oneLine(out.toString());
         String readme = oneLine(Files.readString(Path.of("README.md")));
         for (String part : arithmetic) {
             assertTrue(help.contains(part), "bench --help lacks '" + part + "': " + help);
