@@ -79,6 +79,14 @@ public final class SessionScaling {
             return workingBytes() + Math.round(GOAL_SHARE_OF_ONE_SESSION * measured.oneSessionBytes());
         }
 
+        /**
+         * Whether the goal can be judged: not with XNNPACK, whose per-session memory holds its packed weights
+         * beside its workspace, told apart only once delegates share a weights cache.
+         */
+        public boolean goalJudged() {
+            return !measured.options().xnnpack();
+        }
+
         public boolean withinGoal() {
             return measured.perExtraSessionBytes() <= goalBytes();
         }
