@@ -6,6 +6,7 @@ import dev.tflitearena.memory.InputShapes;
 import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.MemoryProfile;
 import dev.tflitearena.memory.ResizeCycle;
+import dev.tflitearena.memory.SessionScaling;
 import dev.tflitearena.session.SessionOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,6 +15,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -23,7 +25,8 @@ import java.util.concurrent.Callable;
                 + "1 invoke and after " + MemoryProfile.INVOKES + ", with the native plan and then with a Java plan; "
                 + "flags native heap growth after the first invoke. The command runs in a JVM with Native Memory "
                 + "Tracking, so that the JVM's own mallocs, which come and go by a megabyte, are taken out. With "
-                + "--resize-cycle, re-planning as the first input changes shape instead. Linux with glibc only.")
+                + "--resize-cycle, re-planning as the first input changes shape instead; with --sessions, what each "
+                + "extra session of the model costs. Linux with glibc only.")
 final class MemoryCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL.tflite")
     Path model;
@@ -53,6 +56,24 @@ final class MemoryCommand implements Callable<Integer> {
             + "quadrupled, and for a rank-4 input the height and width halved and doubled).")
     List<String> shapes;
 
+    @Option(names = "--sessions", arity = "0..1", split = ",", fallbackValue = "1,2,4,8", paramLabel = "N",
+            description = "Instead of the stages: per plan, for each count N (default 1,2,4,8), the model loaded and N "
+                    + "sessions made, allocated and invoked once; the native heap and RSS against before loading; the "
+                    + "marginal native heap per extra session (the slope from the smallest N to the largest), split "
+                    + "into rw arena, the persistent arena a session owns, XNNPACK (with --xnnpack: the rest beyond "
+                    + "what the same sessions without XNNPACK need, measured too) and the rest; and the goal: a "
+                    + "session's working memory (its rw arena, plus XNNPACK's share when it runs) plus "
+                    + "5%% of one session's native heap. The sessions share what derives from the model's constants "
+                    + "unless --no-share.")
+    List<Integer> sessions;
+
+    @Option(names = "--no-share", description = "With --sessions: sessions that share nothing, as before issue 16.")
+    boolean noShare;
+
+    @Option(names = "--threads", paramLabel = "T", description = "Threads of each interpreter (default: TFLite's "
+            + "own); CONV_2D keeps a transposed copy of its filter unless T is 1.")
+    Integer threads;
+
     @Mixin
     Output output;
 
@@ -62,8 +83,20 @@ final class MemoryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack);
+        if (threads != null) {
+            nativePlan = nativePlan.withThreads(threads);
+        }
         List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner) ? List.of(nativePlan)
                 : List.of(nativePlan, nativePlan.withPlanner(planner));
+        if (noShare && sessions == null) {
+            throw new IllegalArgumentException("--no-share is for --sessions");
+        }
+        if (sessions != null) {
+            if (resizeCycle != null) {
+                throw new IllegalArgumentException("--sessions and --resize-cycle are two measures: give one");
+            }
+            return sessions(runs.stream().map(r -> r.withSharing(!noShare)).toList());
+        }
         if (resizeCycle != null) {
             return resizeCycle(runs);
         }
@@ -75,6 +108,18 @@ final class MemoryCommand implements Callable<Integer> {
             results = MemoryProfile.measure(model, runs, display);
         }
         output.print(() -> toJson(results), out -> results.forEach(r -> printText(out, r)));
+        return 0;
+    }
+
+    private int sessions(List<SessionOptions> runs) {
+        List<SessionScaling.Report> reports = new ArrayList<>();
+        try (ProgressDisplay display = progress.open()) {
+            for (SessionOptions run : runs) {
+                reports.add(SessionScaling.measure(model, run, sessions, display));
+            }
+        }
+        SessionsReport report = new SessionsReport(model, reports);
+        output.print(report::toJson, report::printText);
         return 0;
     }
 

@@ -36,9 +36,14 @@ public final class JavaArena extends SharedNativeResource {
         if (allocation == null || allocation.isNull()) {
             throw new NativeException("cannot allocate a Java arena of " + size + " bytes");
         }
+        this.buffer = aligned(allocation);
+    }
+
+    /** The first {@link #ALIGNMENT}-aligned address of an allocation {@code ALIGNMENT} bytes larger than needed. */
+    static BytePointer aligned(Pointer allocation) {
         long misalignment = allocation.address() % ALIGNMENT;
         // getPointer(i) moves the address itself, leaving position 0: address() is then the pointer's value.
-        this.buffer = new BytePointer(allocation).getPointer(misalignment == 0 ? 0 : ALIGNMENT - misalignment);
+        return new BytePointer(allocation).getPointer(misalignment == 0 ? 0 : ALIGNMENT - misalignment);
     }
 
     /** Validates the plan against the graph, then allocates the buffer it needs; an invalid plan is refused. */
@@ -107,7 +112,7 @@ public final class JavaArena extends SharedNativeResource {
         }
     }
 
-    private static long alignUp(long offset) {
+    static long alignUp(long offset) {
         long remainder = offset % ALIGNMENT;
         return remainder == 0 ? offset : offset + ALIGNMENT - remainder;
     }

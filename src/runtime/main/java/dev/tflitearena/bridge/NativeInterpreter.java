@@ -3,6 +3,7 @@ package dev.tflitearena.bridge;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.plan.Plan;
+import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
@@ -17,6 +18,8 @@ import org.bytedeco.tensorflowlite.Subgraph;
 import org.bytedeco.tensorflowlite.TfLiteRegistration;
 import org.bytedeco.tensorflowlite.TfLiteTensor;
 
+import java.util.List;
+
 /**
  * A native TFLite interpreter over a {@link NativeModel}, with the op resolver and options of its
  * {@link InterpreterSettings}. It owns its native objects and frees them on {@link #close()}.
@@ -29,7 +32,11 @@ public final class NativeInterpreter implements AutoCloseable {
     private final InterpreterOptions options;
     private final Interpreter interpreter;
     private boolean allocated;
+    private boolean invoked;
     private JavaArena arena;
+    private SharedConstants shared;
+    /** The private copy of the shared tensors until {@link #shareConstants()}; null when there is none. */
+    private SharedConstants.WarmUp warmUp;
     private PlanHandover[] handovers = new PlanHandover[0];
     private boolean closed;
 
@@ -108,20 +115,41 @@ public final class NativeInterpreter implements AutoCloseable {
      * interpreter's first allocation; the interpreter keeps the arena alive until it closes.
      */
     public Handover allocateTensors(JavaArena javaArena) {
+        return allocateTensors(javaArena, null);
+    }
+
+    /**
+     * Prepares every op with {@code javaArena}'s plan, or TFLite's planner where it is null, and the tensors of
+     * {@code sharedConstants} in a private warm-up copy; the first {@link #invoke()} fills that copy, and
+     * {@link #shareConstants()} then moves them into the shared region. Must be the interpreter's first
+     * allocation; the interpreter keeps both alive until it closes.
+     */
+    public Handover allocateTensors(JavaArena javaArena, SharedConstants sharedConstants) {
         Interpreter live = live();
         if (allocated) {
             throw new IllegalStateException(model.path() + ": a plan is handed over at the first AllocateTensors,"
                     + " and this interpreter has allocated already");
         }
-        if (TflitePlanner.isDynamic(javaArena.graph())) {
+        if (javaArena == null && (sharedConstants == null || sharedConstants.isEmpty())) {
+            throw new IllegalArgumentException(model.path() + ": nothing to hand over: no Java plan, no shared tensor");
+        }
+        if (javaArena != null && TflitePlanner.isDynamic(javaArena.graph())) {
             throw new NativeException(model.path() + ": a Java plan can only drive a graph whose shapes are known "
                     + "when tensors are allocated; this one has dynamic-shape ops, which TFLite prepares during "
                     + "invoke, after the handover (see PlanHandover)");
         }
-        javaArena.retain();
-        arena = javaArena;
-        handovers = PlanHandover.install(live, javaArena);
-        String what = model.path() + ": AllocateTensors with the Java plan";
+        if (javaArena != null) {
+            javaArena.retain();
+            arena = javaArena;
+        }
+        if (sharedConstants != null && !sharedConstants.isEmpty()) {
+            sharedConstants.retain();
+            shared = sharedConstants;
+            warmUp = sharedConstants.warmUp();
+        }
+        handovers = PlanHandover.install(live, javaArena, warmUp);
+        String what = model.path() + (javaArena == null ? ": AllocateTensors with shared constants"
+                : ": AllocateTensors with the Java plan");
         int status = TfLiteStatus.call(live::AllocateTensors, what);
         allocated = true;
         for (PlanHandover handover : handovers) {
@@ -133,13 +161,50 @@ public final class NativeInterpreter implements AutoCloseable {
             tensors += handover.finish();
         }
         MemoryInfo left = memoryInfo();
-        return new Handover(javaArena.plan().planner(), javaArena.arenaBytes(), javaArena.persistentBytes(),
+        return javaArena == null ? new Handover(Planners.NATIVE, 0, 0, 0, tensors, left.arenaBytes(), left.persistentBytes())
+                : new Handover(javaArena.plan().planner(), javaArena.arenaBytes(), javaArena.persistentBytes(),
                 javaArena.size(), tensors, left.arenaBytes(), left.persistentBytes());
     }
 
     public void invoke() {
         String what = model.path() + ": Invoke";
         TfLiteStatus.check(TfLiteStatus.call(live()::Invoke, what), what);
+        invoked = true;
+    }
+
+    /**
+     * After the first invoke, which filled the warm-up copy: checks that the copy holds the shared region's
+     * bytes, points the shared tensors into the region and frees the copy. The kernels that wrote those
+     * tensors do so on their first invoke only ({@link ConstantDerived}), so nothing writes them again.
+     */
+    public void shareConstants() {
+        live();
+        if (warmUp == null) {
+            throw new IllegalStateException(model.path() + ": this interpreter has no shared constants to move, or "
+                    + "moved them already");
+        }
+        if (!invoked) {
+            throw new IllegalStateException(model.path() + ": invoke once before sharing the constants: the first "
+                    + "invoke computes them");
+        }
+        List<SharedConstants.Entry> differing = warmUp.differing();
+        if (!differing.isEmpty()) {
+            throw new NativeException(model.path() + ": " + differing.size() + " tensors meant to be shared differ"
+                    + " from the bytes two interpreters agreed on, first tensor " + differing.get(0).tensor()
+                    + " (" + differing.get(0).rule() + "): the kernels do not compute them from constants alone");
+        }
+        Subgraph main = interpreter.subgraph(0);
+        for (SharedConstants.Entry e : shared.entries()) {
+            PlanHandover.setCustomAllocation(main, e.tensor(), shared.pointer(e), e.bytes(),
+                    model.path() + ": tensor " + e.tensor());
+        }
+        warmUp.free();
+        warmUp = null;
+    }
+
+    /** Bytes of the region this interpreter shares, 0 if none. */
+    public long sharedBytes() {
+        return shared == null ? 0 : shared.size();
     }
 
     public int inputCount() {
@@ -256,6 +321,12 @@ public final class NativeInterpreter implements AutoCloseable {
         model.release();
         if (arena != null) {
             arena.release();
+        }
+        if (warmUp != null) {
+            warmUp.free();
+        }
+        if (shared != null) {
+            shared.release();
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.tflitearena.bridge;
 
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.plan.Placement;
-import dev.tflitearena.plan.SubgraphPlan;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.tensorflowlite.Interpreter;
@@ -15,6 +14,7 @@ import org.bytedeco.tensorflowlite.TfLiteTensor;
 
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +32,8 @@ import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteOk;
  * {@code AllocateTensors()} misses them and one set after it leaves the native arena allocated. The handover
  * therefore appends a no-op node to each subgraph: the last to be prepared, its prepare gives every arena
  * tensor its custom allocation in the Java arena, and the native planner that follows finds nothing left.
+ * The tensors an interpreter shares with others of its model ({@link SharedConstants}) get theirs in its
+ * warm-up copy, the same way; without a Java plan, they are all it hands over.
  *
  * <p>One registration serves every interpreter: JavaCPP callbacks are few per class, so the prepare callback
  * finds the subgraph it was called for by the address of its TfLiteContext.
@@ -50,31 +52,39 @@ final class PlanHandover {
 
     private final Subgraph subgraph;
     private final int subgraphIndex;
+    /** Null when TFLite plans the arenas. */
     private final JavaArena arena;
+    /** Null when the interpreter shares nothing. */
+    private final SharedConstants.WarmUp warmUp;
     private final long context;
     private final Set<Integer> controlFlowTensors;
     private RuntimeException failure;
     private int handedOver;
 
-    private PlanHandover(Subgraph subgraph, int subgraphIndex, JavaArena arena) {
+    private PlanHandover(Subgraph subgraph, int subgraphIndex, JavaArena arena, SharedConstants.WarmUp warmUp) {
         this.subgraph = subgraph;
         this.subgraphIndex = subgraphIndex;
         this.arena = arena;
+        this.warmUp = subgraphIndex == 0 ? warmUp : null;
         this.context = subgraph.context().address();
-        this.controlFlowTensors = controlFlowTensors(arena.graph().subgraphs().get(subgraphIndex));
+        this.controlFlowTensors = arena == null ? Set.of()
+                : controlFlowTensors(arena.graph().subgraphs().get(subgraphIndex));
     }
 
-    /** Appends the handover node to every subgraph; call before the first {@code AllocateTensors()}. */
-    static PlanHandover[] install(Interpreter interpreter, JavaArena arena) {
+    /**
+     * Appends the handover node to every subgraph; call before the first {@code AllocateTensors()}. Either
+     * may be null, not both: {@code arena} when TFLite plans, {@code warmUp} when nothing is shared.
+     */
+    static PlanHandover[] install(Interpreter interpreter, JavaArena arena, SharedConstants.WarmUp warmUp) {
         int count = (int) interpreter.subgraphs_size();
-        if (count != arena.plan().subgraphs().size()) {
+        if (arena != null && count != arena.plan().subgraphs().size()) {
             throw new NativeException("the plan covers " + arena.plan().subgraphs().size()
                     + " subgraphs, the interpreter has " + count + ": it was made for another model");
         }
         PlanHandover[] handovers = new PlanHandover[count];
         for (int s = 0; s < count; s++) {
             Subgraph subgraph = interpreter.subgraph(s);
-            handovers[s] = new PlanHandover(subgraph, s, arena);
+            handovers[s] = new PlanHandover(subgraph, s, arena, warmUp);
             BY_CONTEXT.put(handovers[s].context, handovers[s]);
             int[] nodeIndex = new int[1];
             TfLiteStatus.check(subgraph.AddNodeWithParameters(new int[0], new int[0], new int[0],
@@ -92,22 +102,27 @@ final class PlanHandover {
 
     /** After a successful {@code AllocateTensors()}: checks every tensor's address; returns how many moved. */
     int finish() {
-        SubgraphPlan plan = arena.plan().subgraphs().get(subgraphIndex);
-        for (Placement p : plan.placements()) {
+        for (Placement p : arena == null ? List.<Placement>of() : arena.plan().subgraphs().get(subgraphIndex).placements()) {
             if (!handsOver(p)) {
                 continue;
             }
             TfLiteTensor tensor = subgraph.tensor(p.tensor());
-            long expected = arena.pointer(subgraphIndex, p).address();
-            if (tensor.allocation_type() != kTfLiteCustom || NativeTensors.dataAddress(tensor) != expected) {
-                throw new NativeException("subgraph " + subgraphIndex + ", tensor " + p.tensor()
-                        + ": after AllocateTensors it is not at its planned address in the Java arena");
-            }
+            checkAt(tensor, p.tensor(), arena.pointer(subgraphIndex, p).address(), "its planned address in the Java arena");
             if (tensor.is_variable()) {
                 resetVariable(tensor);
             }
         }
+        for (SharedConstants.Entry e : warmUp == null ? List.<SharedConstants.Entry>of() : warmUp.shared().entries()) {
+            checkAt(subgraph.tensor(e.tensor()), e.tensor(), warmUp.pointer(e).address(), "its warm-up copy");
+        }
         return handedOver;
+    }
+
+    private void checkAt(TfLiteTensor tensor, int index, long expected, String where) {
+        if (tensor.allocation_type() != kTfLiteCustom || NativeTensors.dataAddress(tensor) != expected) {
+            throw new NativeException("subgraph " + subgraphIndex + ", tensor " + index
+                    + ": after AllocateTensors it is not at " + where);
+        }
     }
 
     /**
@@ -122,7 +137,7 @@ final class PlanHandover {
         return p.hasMemory() && subgraphIndex == 0 && !controlFlowTensors.contains(p.tensor());
     }
 
-    private static Set<Integer> controlFlowTensors(dev.tflitearena.graph.Subgraph subgraph) {
+    static Set<Integer> controlFlowTensors(dev.tflitearena.graph.Subgraph subgraph) {
         Set<Integer> tensors = new HashSet<>();
         for (Node node : subgraph.nodes()) {
             if (CONTROL_FLOW_OPS.contains(node.op())) {
@@ -147,35 +162,53 @@ final class PlanHandover {
     }
 
     private int handOver() {
-        SubgraphPlan plan = arena.plan().subgraphs().get(subgraphIndex);
-        int plannedTensors = arena.graph().subgraphs().get(subgraphIndex).tensors().size();
-        if (subgraph.tensors_size() != plannedTensors) {
-            throw new NativeException("subgraph " + subgraphIndex + " has " + subgraph.tensors_size()
-                    + " tensors once prepared, the plan's graph " + plannedTensors + ": it was made for another model");
+        if (arena != null) {
+            int plannedTensors = arena.graph().subgraphs().get(subgraphIndex).tensors().size();
+            if (subgraph.tensors_size() != plannedTensors) {
+                throw new NativeException("subgraph " + subgraphIndex + " has " + subgraph.tensors_size()
+                        + " tensors once prepared, the plan's graph " + plannedTensors + ": it was made for another model");
+            }
+            for (Placement p : arena.plan().subgraphs().get(subgraphIndex).placements()) {
+                if (handsOver(p)) {
+                    giveCustomAllocation(p.tensor(), arena.pointer(subgraphIndex, p), p.bytes(), "the plan");
+                }
+            }
         }
-        try (TfLiteCustomAllocation allocation = new TfLiteCustomAllocation()) {
-            for (Placement p : plan.placements()) {
-                if (!handsOver(p)) {
-                    continue;
+        if (warmUp != null) {
+            for (SharedConstants.Entry e : warmUp.shared().entries()) {
+                if (subgraph.tensor(e.tensor()).allocation_type() != kTfLiteArenaRwPersistent) {
+                    throw new NativeException("subgraph 0, tensor " + e.tensor() + " is not persistent once prepared,"
+                            + " unlike in the interpreters that proved it shared: another model or configuration");
                 }
-                TfLiteTensor tensor = subgraph.tensor(p.tensor());
-                int kind = tensor.allocation_type();
-                String where = "subgraph " + subgraphIndex + ", tensor " + p.tensor();
-                if (kind != kTfLiteArenaRw && kind != kTfLiteArenaRwPersistent && kind != kTfLiteCustom) {
-                    throw new NativeException(where + " is " + NativeTensors.allocation(kind).jsonName()
-                            + " once prepared, not an arena tensor as in the plan's graph");
-                }
-                if (tensor.bytes() > p.bytes()) {
-                    throw new NativeException(where + " needs " + tensor.bytes() + " bytes once prepared, the plan "
-                            + "gives it " + p.bytes() + ": it was made for another model or shape");
-                }
-                allocation.data(arena.pointer(subgraphIndex, p)).bytes(p.bytes());
-                TfLiteStatus.check(subgraph.SetCustomAllocationForTensor(p.tensor(), allocation),
-                        where + ": SetCustomAllocationForTensor");
-                handedOver++;
+                giveCustomAllocation(e.tensor(), warmUp.pointer(e), e.bytes(), "the shared constants");
             }
         }
         return kTfLiteOk;
+    }
+
+    private void giveCustomAllocation(int index, Pointer memory, long bytes, String source) {
+        TfLiteTensor tensor = subgraph.tensor(index);
+        int kind = tensor.allocation_type();
+        String where = "subgraph " + subgraphIndex + ", tensor " + index;
+        if (kind != kTfLiteArenaRw && kind != kTfLiteArenaRwPersistent && kind != kTfLiteCustom) {
+            throw new NativeException(where + " is " + NativeTensors.allocation(kind).jsonName()
+                    + " once prepared, not an arena tensor as in the plan's graph");
+        }
+        if (tensor.bytes() > bytes) {
+            throw new NativeException(where + " needs " + tensor.bytes() + " bytes once prepared, " + source
+                    + " gives it " + bytes + ": it was made for another model or shape");
+        }
+        setCustomAllocation(subgraph, index, memory, bytes, where);
+        handedOver++;
+    }
+
+    /** Points a tensor at memory the interpreter does not own; also after allocation, where it only moves it. */
+    static void setCustomAllocation(Subgraph subgraph, int index, Pointer memory, long bytes, String where) {
+        try (TfLiteCustomAllocation allocation = new TfLiteCustomAllocation()) {
+            allocation.data(memory).bytes(bytes);
+            TfLiteStatus.check(subgraph.SetCustomAllocationForTensor(index, allocation),
+                    where + ": SetCustomAllocationForTensor");
+        }
     }
 
     /** Gives the prepared subgraph's arena tensors to the Java arena; failures wait for AllocateTensors to return. */

@@ -3,31 +3,47 @@ package dev.tflitearena.session;
 import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.SeededInputs;
+import dev.tflitearena.bridge.SharedConstants;
 import dev.tflitearena.bridge.TensorAccess;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * How to build a ready interpreter for one set of input shapes. A Java plan is made once, here, from a probe
  * interpreter prepared natively with those shapes, and every interpreter built after gets its own arena
- * laid out by it: interpreters running at the same time must not share activations.
+ * laid out by it: interpreters running at the same time must not share activations. What derives from the
+ * model's constants alone they may share: with {@code regions}, each interpreter built warms up once on a
+ * private copy of those tensors, then points them into its configuration's shared region.
  */
 final class InterpreterRecipe {
+    /** The seed of the inputs a sharing interpreter warms up on; any would do, constants ignore them. */
+    private static final long WARM_UP_SEED = 0;
+
     private final NativeModel model;
     private final SessionOptions options;
     private final Map<Integer, int[]> shapes;
+    private final SharedRegions regions;
+    /** Null when the recipe shares nothing. */
+    private final SharedConstants shared;
     private final Graph graph;
     private final Plan plan;
 
-    private InterpreterRecipe(NativeModel model, SessionOptions options, Map<Integer, int[]> shapes) {
+    private InterpreterRecipe(NativeModel model, SessionOptions options, Map<Integer, int[]> shapes,
+                              SharedRegions regions) {
         this.model = model;
         this.options = options;
         this.shapes = shapes;
+        this.regions = regions;
+        SharedConstants region = regions == null ? null : regions.get(configuration(), this::prove);
+        this.shared = region == null || region.isEmpty() ? null : region;
         Planner planner = options.javaPlanner();
         if (planner == null) {
             this.graph = null;
@@ -35,35 +51,45 @@ final class InterpreterRecipe {
         } else {
             try (NativeInterpreter probe = resizedInterpreter()) {
                 probe.allocateTensors();
-                this.graph = probe.snapshot();
+                this.graph = shared == null ? probe.snapshot() : shared.withoutSharedTensors(probe.snapshot());
             }
             this.plan = planner.plan(graph);
         }
     }
 
-    /** The model's own input shapes. */
-    static InterpreterRecipe of(NativeModel model, SessionOptions options) {
-        return new InterpreterRecipe(model, options, Map.of());
+    /** The model's own input shapes; {@code regions} null shares nothing. */
+    static InterpreterRecipe of(NativeModel model, SessionOptions options, SharedRegions regions) {
+        return new InterpreterRecipe(model, options, Map.of(), regions);
     }
 
     /** The same recipe with one input reshaped, and re-planned. */
     InterpreterRecipe resized(int input, int[] shape) {
         Map<Integer, int[]> next = new TreeMap<>(shapes);
         next.put(input, shape.clone());
-        return new InterpreterRecipe(model, options, next);
+        return new InterpreterRecipe(model, options, next, regions);
     }
 
-    /** An interpreter with its tensors allocated, on the Java plan if there is one. */
+    /**
+     * An interpreter with its tensors allocated, on the Java plan if there is one; a sharing one has been
+     * invoked once, and its constant-derived tensors are in the shared region.
+     */
     NativeInterpreter build() {
         NativeInterpreter interpreter = resizedInterpreter();
         try {
-            if (plan == null) {
+            if (plan == null && shared == null) {
                 interpreter.allocateTensors();
+            } else if (plan == null) {
+                interpreter.allocateTensors(null, shared);
             } else {
                 // The interpreter keeps the arena alive; this handle is only needed for the handover.
                 try (JavaArena arena = JavaArena.allocate(graph, plan)) {
-                    interpreter.allocateTensors(arena);
+                    interpreter.allocateTensors(arena, shared);
                 }
+            }
+            if (shared != null) {
+                SeededInputs.feed(WARM_UP_SEED, interpreter);
+                interpreter.invoke();
+                interpreter.shareConstants();
             }
             return interpreter;
         } catch (RuntimeException e) {
@@ -79,6 +105,35 @@ final class InterpreterRecipe {
     long arenaBytes(NativeInterpreter built) {
         return plan == null ? built.memoryInfo().arenaBytes()
                 : plan.subgraphs().stream().mapToLong(SubgraphPlan::arenaBytes).sum();
+    }
+
+    /** The persistent arena bytes an interpreter this recipe built owns: the shared tensors are not among them. */
+    long persistentBytes(NativeInterpreter built) {
+        return plan == null ? built.memoryInfo().persistentBytes()
+                : plan.subgraphs().stream().mapToLong(SubgraphPlan::persistentBytes).sum();
+    }
+
+    /**
+     * What decides which tensors the kernels persist and what they compute: the interpreter's settings and
+     * the input shapes. The planner does not: it only places tensors.
+     */
+    private List<Object> configuration() {
+        Map<Integer, List<Integer>> inputShapes = new TreeMap<>();
+        shapes.forEach((input, shape) -> inputShapes.put(input, Arrays.stream(shape).boxed().toList()));
+        return List.of(options.settings(), inputShapes);
+    }
+
+    /** Two interpreters allocated by TFLite, invoked on different inputs: what proves a tensor shared. */
+    private SharedConstants prove() {
+        try (NativeInterpreter first = resizedInterpreter(); NativeInterpreter second = resizedInterpreter()) {
+            first.allocateTensors();
+            second.allocateTensors();
+            SeededInputs.feed(1, first);
+            SeededInputs.feed(2, second);
+            first.invoke();
+            second.invoke();
+            return SharedConstants.prove(first, second);
+        }
     }
 
     private NativeInterpreter resizedInterpreter() {

@@ -82,6 +82,21 @@ public final class Session implements AutoCloseable {
         return recipe.arenaBytes(interpreter);
     }
 
+    /**
+     * Bytes of the persistent arenas this session owns: what kernels cache, less what it shares with other
+     * sessions of its model ({@link #sharedBytes()}).
+     */
+    public synchronized long persistentArenaBytes() {
+        checkOpen();
+        return recipe.persistentBytes(interpreter);
+    }
+
+    /** Bytes of the region of constant-derived tensors this session shares with others of its model, 0 if none. */
+    public synchronized long sharedBytes() {
+        checkOpen();
+        return interpreter.sharedBytes();
+    }
+
     /** Gives an input a new shape: the session builds a new interpreter, and a Java planner plans again. */
     public synchronized void resizeInput(int index, int... shape) {
         checkOpen();

@@ -13,10 +13,12 @@ import java.time.Duration;
 /**
  * A verified {@code .tflite} model, the entry point of the serving API. Sessions and pools made from it keep
  * the native model alive, so closing it while they run is safe; it then refuses new sessions, and
- * {@link Session#resizeInput}, which builds a new interpreter, too.
+ * {@link Session#resizeInput}, which builds a new interpreter, too. It holds the regions its sharing sessions
+ * back their constant-derived tensors with, one per configuration ({@link SessionOptions#shareConstants()}).
  */
 public final class TfLiteModel implements AutoCloseable {
     private final NativeModel model;
+    private final SharedRegions regions = new SharedRegions();
 
     private TfLiteModel(NativeModel model) {
         this.model = model;
@@ -57,20 +59,27 @@ public final class TfLiteModel implements AutoCloseable {
         return model.path();
     }
 
+    /**
+     * A session; with {@link SessionOptions#shareConstants()}, it is built and invoked once before it is
+     * returned, and shares what derives from constants with every sharing session of this model and
+     * configuration.
+     */
     public Session newSession(SessionOptions options) {
-        return new Session(InterpreterRecipe.of(model, options));
+        return new Session(InterpreterRecipe.of(model, options, options.shareConstants() ? regions : null));
     }
 
     /**
      * A pool of at most {@code size} sessions; a call waits up to {@code timeout} for one to be free. A Java
-     * planner plans once, for the whole pool.
+     * planner plans once, for the whole pool. Its sessions always share what derives from constants: each is
+     * warmed up, one at a time, before the pool serves.
      */
     public SessionPool newPool(SessionOptions options, int size, Duration timeout) {
-        return new SessionPool(InterpreterRecipe.of(model, options), size, timeout);
+        return new SessionPool(InterpreterRecipe.of(model, options.withSharing(true), regions), size, timeout);
     }
 
     @Override
     public void close() {
+        regions.close();
         model.close();
     }
 }

@@ -3,12 +3,14 @@ package dev.tflitearena.session;
 import dev.tflitearena.TestModels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -21,6 +23,7 @@ import java.util.concurrent.TimeoutException;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SessionPoolTest {
     private static final Path MODEL = TestModels.named("face_detection_short_range.tflite");
@@ -29,11 +32,15 @@ class SessionPoolTest {
     /** Distinct inputs, so that a call reading another call's activations or outputs shows. */
     private static final int INPUTS = 5;
 
-    @ParameterizedTest
-    @ValueSource(strings = {"native", "tflite"})
-    void concurrentCallersGetTheSingleThreadedOutputs(String planner) throws Exception {
+    /**
+     * The pool's sessions share what derives from constants; the reference session shares nothing. XNNPACK
+     * leaves nothing to share on this model (it takes every DEQUANTIZE and CONV_2D) but must stay correct.
+     */
+    @ParameterizedTest(name = "planner {0}, XNNPACK {1}")
+    @CsvSource({"native, false", "tflite, false", "native, true"})
+    void concurrentCallersGetTheSingleThreadedOutputs(String planner, boolean xnnpack) throws Exception {
         try (TfLiteModel model = TfLiteModel.load(MODEL)) {
-            SessionOptions options = SessionOptions.DEFAULT.withPlanner(planner);
+            SessionOptions options = SessionOptions.DEFAULT.withPlanner(planner).withXnnpack(xnnpack);
             List<float[]> inputs = new ArrayList<>();
             List<float[][]> expected = new ArrayList<>();
             try (Session single = model.newSession(options)) {
@@ -69,6 +76,35 @@ class SessionPoolTest {
                 threads.shutdownNow();
             }
         }
+    }
+
+    /** Model, pool and a sharing session closed in every order: whatever is still open keeps running right. */
+    @ParameterizedTest(name = "closing {0}")
+    @ValueSource(strings = {"model pool session", "model session pool", "pool model session", "pool session model",
+            "session model pool", "session pool model"})
+    void closingModelPoolAndSessionInAnyOrderLeavesTheOthersRunning(String order) throws Exception {
+        TfLiteModel model = TfLiteModel.load(MODEL);
+        float[] values;
+        float[] expected;
+        try (Session unshared = model.newSession(SessionOptions.DEFAULT)) {
+            values = SessionTest.randomInput(unshared.inputs().get(0), 4);
+            expected = unshared.run((Object) values).floats(0);
+        }
+        SessionPool pool = model.newPool(SessionOptions.DEFAULT, 2, Duration.ofSeconds(30));
+        Session session = model.newSession(SessionOptions.DEFAULT.withSharing(true));
+        assertTrue(session.sharedBytes() > 0);
+        assertEquals(0, session.persistentArenaBytes(), "every persistent tensor of this model is shared");
+        Map<String, AutoCloseable> open = new LinkedHashMap<>(Map.of("model", model, "pool", pool, "session", session));
+        for (String next : order.split(" ")) {
+            open.remove(next).close();
+            if (open.containsKey("pool")) {
+                assertArrayEquals(expected, pool.run((Object) values).floats(0), "pool after closing " + next);
+            }
+            if (open.containsKey("session")) {
+                assertArrayEquals(expected, session.run((Object) values).floats(0), "session after closing " + next);
+            }
+        }
+        assertThrows(IllegalStateException.class, () -> model.newSession(SessionOptions.DEFAULT.withSharing(true)));
     }
 
     @Test

@@ -1,0 +1,147 @@
+package dev.tflitearena.memory;
+
+import dev.tflitearena.progress.Progress;
+import dev.tflitearena.progress.ProgressCounter;
+import dev.tflitearena.session.Session;
+import dev.tflitearena.session.SessionOptions;
+import dev.tflitearena.session.TfLiteModel;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * What each extra session of one model costs: for each count N, the model loaded and N sessions made,
+ * allocated and invoked once, then the native heap (the JVM's own mallocs taken out where known) and RSS
+ * against a sample taken before loading. The marginal per session is the slope from the smallest N to the
+ * largest, split into what the sessions report of themselves (rw arena, the persistent arena they own) and
+ * the rest: the interpreter's own structures, or with XNNPACK also the delegate's packed weights and
+ * workspace, which the delegate does not report.
+ */
+public final class SessionScaling {
+    /** The tolerance of the goal: a session may cost its working memory plus this share of one session's heap. */
+    public static final double GOAL_SHARE_OF_ONE_SESSION = 0.05;
+
+    public record Point(int count, long nativeHeapBytes, long residentBytes) {
+    }
+
+    /**
+     * @param rwArenaBytes         one session's rw arena
+     * @param persistentArenaBytes the persistent arena one session owns, the shared tensors left out
+     * @param sharedBytes          the region the sessions share, 0 without sharing
+     */
+    public record Result(SessionOptions options, List<Point> points, long rwArenaBytes, long persistentArenaBytes,
+                         long sharedBytes) {
+        /** Native heap per extra session: the slope from the smallest count to the largest. */
+        public long perExtraSessionBytes() {
+            Point first = points.get(0);
+            Point last = points.get(points.size() - 1);
+            return (last.nativeHeapBytes() - first.nativeHeapBytes()) / (last.count() - first.count());
+        }
+
+        /** What a session's heap holds beyond its arenas. */
+        public long restBytes() {
+            return perExtraSessionBytes() - rwArenaBytes - persistentArenaBytes;
+        }
+
+        /** One session's native heap, the model included: the smallest count's, less its extra sessions. */
+        public long oneSessionBytes() {
+            Point first = points.get(0);
+            return first.nativeHeapBytes() - (first.count() - 1) * perExtraSessionBytes();
+        }
+    }
+
+    /**
+     * One configuration measured against another: {@code measured} and, with XNNPACK, the same without it,
+     * whose rest (the interpreter's own structures) tells XNNPACK's share of the measured rest.
+     */
+    public record Report(Result measured, Result withoutXnnpack) {
+        /** The delegate's packed weights and workspace per session: the rest beyond an interpreter's own. */
+        public long xnnpackBytes() {
+            return withoutXnnpack == null ? 0 : measured.restBytes() - withoutXnnpack.restBytes();
+        }
+
+        public long restBytes() {
+            return measured.restBytes() - xnnpackBytes();
+        }
+
+        /**
+         * What a session must own because sessions run concurrently: its rw arena, and with XNNPACK the
+         * delegate's per-session memory, which holds its workspace and, until delegates share a weights
+         * cache, its packed weights too.
+         */
+        public long workingBytes() {
+            return measured.rwArenaBytes() + xnnpackBytes();
+        }
+
+        public long goalBytes() {
+            return workingBytes() + Math.round(GOAL_SHARE_OF_ONE_SESSION * measured.oneSessionBytes());
+        }
+
+        /**
+         * Whether the goal can be judged: not with XNNPACK, whose per-session memory holds its packed weights
+         * beside its workspace, told apart only once delegates share a weights cache.
+         */
+        public boolean goalJudged() {
+            return !measured.options().xnnpack();
+        }
+
+        public boolean withinGoal() {
+            return measured.perExtraSessionBytes() <= goalBytes();
+        }
+    }
+
+    private SessionScaling() {
+    }
+
+    /**
+     * Measures {@code options} at every count, after an unreported round at the smallest, which pays for
+     * loading the native library and compiling the run loop; with XNNPACK, measures without it too.
+     */
+    public static Report measure(Path model, SessionOptions options, List<Integer> counts, Progress progress) {
+        List<Integer> sorted = new ArrayList<>(new TreeSet<>(counts));
+        if (sorted.size() < 2 || sorted.get(0) < 1) {
+            throw new IllegalArgumentException("--sessions needs at least two different counts of 1 or more, got "
+                    + counts);
+        }
+        List<SessionOptions> runs = options.xnnpack() ? List.of(options, options.withXnnpack(false)) : List.of(options);
+        int sessions = sorted.stream().mapToInt(Integer::intValue).sum();
+        ProgressCounter steps = new ProgressCounter(progress, (long) runs.size() * (sessions + sorted.get(0)));
+        List<Result> results = new ArrayList<>();
+        for (SessionOptions run : runs) {
+            measure(model, run, sorted.get(0), steps);
+            List<Point> points = new ArrayList<>();
+            long[] own = null;
+            for (int count : sorted) {
+                own = measure(model, run, count, steps);
+                points.add(new Point(count, own[0], own[1]));
+            }
+            results.add(new Result(run, points, own[2], own[3], own[4]));
+        }
+        return new Report(results.get(0), results.size() > 1 ? results.get(1) : null);
+    }
+
+    /** Heap and RSS growth with {@code count} sessions, then one session's rw, persistent and shared bytes. */
+    private static long[] measure(Path model, SessionOptions options, int count, ProgressCounter steps) {
+        MemoryProfile.settle();
+        NativeHeap.Usage heapBefore = NativeHeap.usage();
+        long residentBefore = ProcessMemory.residentBytes();
+        List<Session> sessions = new ArrayList<>();
+        try (TfLiteModel loaded = TfLiteModel.load(model)) {
+            for (int i = 0; i < count; i++) {
+                steps.next((options.xnnpack() ? "XNNPACK, " : "") + count + " sessions: session " + (i + 1));
+                Session session = loaded.newSession(options);
+                sessions.add(session);
+                session.run(MemoryProfile.seededInputs(session));
+            }
+            MemoryProfile.settle();
+            long heap = NativeHeap.usage().outsideJvm() - heapBefore.outsideJvm();
+            long resident = ProcessMemory.residentBytes() - residentBefore;
+            Session first = sessions.get(0);
+            return new long[]{heap, resident, first.arenaBytes(), first.persistentArenaBytes(), first.sharedBytes()};
+        } finally {
+            sessions.forEach(Session::close);
+        }
+    }
+}
