@@ -1,6 +1,7 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.XnnpackOptions;
 import dev.tflitearena.graph.TfliteRelease;
 import picocli.CommandLine.Option;
 
@@ -9,6 +10,11 @@ final class NativeOptions {
     @Option(names = "--xnnpack", description = "Use TFLite's default BuiltinOpResolver, which delegates float "
             + "graphs to XNNPACK (default: BuiltinOpResolverWithoutDefaultDelegates).")
     boolean xnnpack;
+
+    @Option(names = "--xnnpack-threads", paramLabel = "N", description = "With --xnnpack: XNNPACK through a "
+            + "delegate of N threads that the native layer builds, instead of TFLite's default delegate and its "
+            + "threads.")
+    Integer xnnpackThreads;
 
     @Option(names = "--preserve-all-tensors", description = "Build the interpreter with preserve_all_tensors: "
             + "no tensor's memory is reused.")
@@ -20,7 +26,18 @@ final class NativeOptions {
     String release;
 
     InterpreterSettings settings() {
-        return InterpreterSettings.DEFAULT.withXnnpack(xnnpack).withPreserveAllTensors(preserveAllTensors)
+        InterpreterSettings settings = InterpreterSettings.DEFAULT.withXnnpack(xnnpack)
+                .withPreserveAllTensors(preserveAllTensors)
                 .withRelease(release == null ? null : TfliteRelease.of(release));
+        if (xnnpackThreads == null) {
+            return settings;
+        }
+        if (!xnnpack) {
+            throw new IllegalArgumentException("--xnnpack-threads " + xnnpackThreads + " needs --xnnpack");
+        }
+        if (xnnpackThreads < 1) {
+            throw new IllegalArgumentException("--xnnpack-threads must be at least 1; got " + xnnpackThreads);
+        }
+        return settings.withXnnpackOptions(XnnpackOptions.threads(xnnpackThreads));
     }
 }

@@ -4,7 +4,6 @@ import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.nativelayer.NativeLayer;
 import org.bytedeco.javacpp.BytePointer;
-import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.tensorflowlite.Subgraph;
 import org.bytedeco.tensorflowlite.TfLiteRegistration;
 
@@ -112,13 +111,6 @@ final class BulkSnapshot {
     }
 
     private static String opName(long registration) {
-        return GetOpNameByRegistration(new TfLiteRegistration(new Address(registration)));
-    }
-
-    /** A pointer to a native address the bulk snapshot returned. */
-    private static final class Address extends Pointer {
-        Address(long address) {
-            this.address = address;
-        }
+        return GetOpNameByRegistration(new TfLiteRegistration(new NativeAddress(registration)));
     }
 }

@@ -34,6 +34,16 @@ public final class NativeLayer {
         return Checked.REASON;
     }
 
+    /** Prints whether the native layer is in use, for which platform and TFLite release; exits 1 if not. */
+    public static void main(String[] args) {
+        if (!available()) {
+            System.out.println("native layer not in use: " + unavailableReason());
+            System.exit(1);
+        }
+        System.out.println("native layer " + System.mapLibraryName(LIBRARY) + " for " + Loader.getPlatform()
+                + ", its layouts matching TFLite " + linkedVersion());
+    }
+
     /** Fails with the reason when the native layer is not in use. */
     public static void require(String what) {
         if (!available()) {
