@@ -42,6 +42,8 @@ const Entry kLayout[] = {
     FIELD(TfLiteNode, temporaries),
     SIZE(TfLiteNode),
     SIZE(TfLiteRegistration),
+    FIELD(TfLiteRegistration, builtin_code),
+    FIELD(TfLiteRegistration, custom_name),
     FIELD(TfLiteRegistration, inplace_operator),
     // Subgraph::nodes_and_registration_'s element, which the presets map as RegistrationNodePair; with the
     // two sizes above it fixes where the registration starts.

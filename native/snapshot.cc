@@ -93,11 +93,13 @@ Java_dev_tflitearena_nativelayer_NativeLayer_snapshot(JNIEnv* env, jclass, jlong
     const TfLiteRegistration& registration = pairs[node_index].second;
     // The flags TFLite defines fit in the low bits; the per-field path reads them as an int too.
     out.ints.push_back(static_cast<jint>(registration.inplace_operator));
+    // Each node holds a copy of its registration: the op's name is asked once per builtin code and custom name.
+    out.ints.push_back(registration.builtin_code);
+    out.add_string(registration.custom_name);
     out.add_ints(node.inputs);
     out.add_ints(node.outputs);
     out.add_ints(node.temporaries);
     out.add_ints(node.intermediates);
-    // The op's name is the presets' GetOpNameByRegistration of this, once per registration.
     out.longs.push_back(static_cast<jlong>(reinterpret_cast<intptr_t>(&registration)));
   }
 

@@ -3,6 +3,7 @@ package dev.tflitearena.cli;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.XnnpackOptions;
 import dev.tflitearena.graph.TfliteRelease;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The interpreter options of every command that builds a native interpreter. */
@@ -11,10 +12,8 @@ final class NativeOptions {
             + "graphs to XNNPACK (default: BuiltinOpResolverWithoutDefaultDelegates).")
     boolean xnnpack;
 
-    @Option(names = "--xnnpack-threads", paramLabel = "N", description = "With --xnnpack: XNNPACK through a "
-            + "delegate of N threads that the native layer builds, instead of TFLite's default delegate and its "
-            + "threads.")
-    Integer xnnpackThreads;
+    @Mixin
+    XnnpackThreadsOption xnnpackThreads;
 
     @Option(names = "--preserve-all-tensors", description = "Build the interpreter with preserve_all_tensors: "
             + "no tensor's memory is reused.")
@@ -29,15 +28,7 @@ final class NativeOptions {
         InterpreterSettings settings = InterpreterSettings.DEFAULT.withXnnpack(xnnpack)
                 .withPreserveAllTensors(preserveAllTensors)
                 .withRelease(release == null ? null : TfliteRelease.of(release));
-        if (xnnpackThreads == null) {
-            return settings;
-        }
-        if (!xnnpack) {
-            throw new IllegalArgumentException("--xnnpack-threads " + xnnpackThreads + " needs --xnnpack");
-        }
-        if (xnnpackThreads < 1) {
-            throw new IllegalArgumentException("--xnnpack-threads must be at least 1; got " + xnnpackThreads);
-        }
-        return settings.withXnnpackOptions(XnnpackOptions.threads(xnnpackThreads));
+        Integer threads = xnnpackThreads.validated(xnnpack);
+        return threads == null ? settings : settings.withXnnpackOptions(XnnpackOptions.threads(threads));
     }
 }

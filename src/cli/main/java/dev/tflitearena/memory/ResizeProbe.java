@@ -119,11 +119,12 @@ public final class ResizeProbe {
     }
 
     private static String encode(SessionOptions options) {
-        return options.planner() + ":" + options.xnnpack() + ":" + options.threads();
+        return options.planner() + ":" + options.xnnpack() + ":" + options.threads() + ":" + options.xnnpackThreads();
     }
 
     private static SessionOptions decode(String text) {
         String[] fields = text.split(":");
-        return new SessionOptions(fields[0], Boolean.parseBoolean(fields[1]), Integer.parseInt(fields[2]));
+        return new SessionOptions(fields[0], Boolean.parseBoolean(fields[1]), Integer.parseInt(fields[2]),
+                Integer.parseInt(fields[3]));
     }
 }

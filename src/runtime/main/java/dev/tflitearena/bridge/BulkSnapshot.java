@@ -20,12 +20,14 @@ import static org.bytedeco.tensorflowlite.global.tensorflowlite.TfLiteTypeGetNam
  * field. What {@link GraphSnapshot}'s per-field path reads, in this order:
  * <pre>
  * ints:    tensor count; per tensor: type, allocation type, is_variable, name length (-1: none), name bytes
- *          in strings, dims count, dims; plan size; per node of the plan: inplace_operator, then inputs,
- *          outputs, temporaries, intermediates, each as a count and its values
+ *          in strings, dims count, dims; plan size; per node of the plan: inplace_operator, builtin code,
+ *          custom name length (-1: none), then inputs, outputs, temporaries, intermediates, each as a
+ *          count and its values
  * longs:   per tensor: bytes, data address; per node of the plan: its registration's address
- * strings: the tensor names, back to back
+ * strings: the tensor names and the custom names, in that order
  * </pre>
- * Type and op names come from the presets' own functions, once per distinct type and registration.
+ * Type and op names come from the presets' own functions, once per distinct type and per distinct builtin code
+ * and custom name (each node holds a copy of its registration).
  */
 final class BulkSnapshot {
     /** What one subgraph holds. */
@@ -70,18 +72,21 @@ final class BulkSnapshot {
             tensors.add(new Tensor(t, name == null ? "" : name, bytes, NativeTensors.allocation(allocation),
                     variable, typeName, dims));
         }
-        Map<Long, String> opNames = new HashMap<>();
+        Map<String, String> opNames = new HashMap<>();
         int planSize = ints[intAt++];
         List<Node> nodes = new ArrayList<>(planSize);
         for (int n = 0; n < planSize; n++) {
             int inplace = ints[intAt++];
+            int builtinCode = ints[intAt++];
+            String customName = string();
             int[] inputs = intList();
             int[] outputs = intList();
             int[] temporaries = intList();
             int[] intermediates = intList();
             long registration = longs[longAt++];
-            nodes.add(new Node(opNames.computeIfAbsent(registration, BulkSnapshot::opName), inputs, outputs,
-                    temporaries, intermediates, inplace));
+            String key = builtinCode + (customName == null ? "" : "/" + customName);
+            String op = opNames.computeIfAbsent(key, k -> opName(registration));
+            nodes.add(new Node(op, inputs, outputs, temporaries, intermediates, inplace));
         }
         return new Contents(tensors, nodes);
     }
