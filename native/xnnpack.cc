@@ -37,8 +37,18 @@ struct Options2_20 {
 
 }  // namespace
 
+// Weak: a release whose library lacks one still loads the native layer (and links with --no-undefined);
+// the functions below refuse, naming what is missing, instead of the process dying at the call.
 extern "C" {
 const char* TfLiteVersion(void);
+#pragma weak TfLiteXNNPackDelegateOptionsDefault
+#pragma weak TfLiteXNNPackDelegateCreate
+#pragma weak TfLiteXNNPackDelegateDelete
+#pragma weak TfLiteXNNPackDelegateGetFlags
+#pragma weak TfLiteXNNPackDelegateWeightsCacheCreate
+#pragma weak TfLiteXNNPackDelegateWeightsCacheFinalizeSoft
+#pragma weak TfLiteXNNPackDelegateWeightsCacheFinalizeHard
+#pragma weak TfLiteXNNPackDelegateWeightsCacheDelete
 OptionsBuffer TfLiteXNNPackDelegateOptionsDefault(void);
 TfLiteDelegate* TfLiteXNNPackDelegateCreate(const void* options);
 void TfLiteXNNPackDelegateDelete(TfLiteDelegate* delegate);
@@ -65,6 +75,18 @@ void set(OptionsBuffer& buffer, jint threads, jint flags, void* cache) {
   std::memcpy(buffer.bytes, &options, sizeof options);
 }
 
+bool exported(JNIEnv* env) {
+  if (TfLiteXNNPackDelegateOptionsDefault && TfLiteXNNPackDelegateCreate && TfLiteXNNPackDelegateDelete &&
+      TfLiteXNNPackDelegateGetFlags && TfLiteXNNPackDelegateWeightsCacheCreate &&
+      TfLiteXNNPackDelegateWeightsCacheFinalizeSoft && TfLiteXNNPackDelegateWeightsCacheFinalizeHard &&
+      TfLiteXNNPackDelegateWeightsCacheDelete) {
+    return true;
+  }
+  throw_state(env, "this TFLite library does not export every XNNPACK function the options need "
+                   "(TfLiteXNNPackDelegateCreate, ...GetFlags, ...WeightsCache*)");
+  return false;
+}
+
 // "2.12.0" -> 212; 0 when unreadable.
 int release_of(const char* version) {
   int major = 0, minor = 0;
@@ -77,6 +99,7 @@ int release_of(const char* version) {
 extern "C" JNIEXPORT jlong JNICALL
 Java_dev_tflitearena_nativelayer_XnnpackFunctions_create(JNIEnv* env, jclass, jint threads, jint flags,
                                                          jlong cache) {
+  if (!exported(env)) return 0;
   int release = release_of(TfLiteVersion());
   OptionsBuffer buffer = TfLiteXNNPackDelegateOptionsDefault();
   void* weights_cache = reinterpret_cast<void*>(static_cast<intptr_t>(cache));
@@ -104,7 +127,8 @@ Java_dev_tflitearena_nativelayer_XnnpackFunctions_create(JNIEnv* env, jclass, ji
 }
 
 extern "C" JNIEXPORT jint JNICALL
-Java_dev_tflitearena_nativelayer_XnnpackFunctions_defaultFlags0(JNIEnv*, jclass) {
+Java_dev_tflitearena_nativelayer_XnnpackFunctions_defaultFlags0(JNIEnv* env, jclass) {
+  if (!exported(env)) return 0;
   // A delegate of the release's default options tells its flags, whatever the layout.
   OptionsBuffer buffer = TfLiteXNNPackDelegateOptionsDefault();
   TfLiteDelegate* delegate = TfLiteXNNPackDelegateCreate(buffer.bytes);
@@ -120,7 +144,8 @@ Java_dev_tflitearena_nativelayer_XnnpackFunctions_delete(JNIEnv*, jclass, jlong 
 }
 
 extern "C" JNIEXPORT jlong JNICALL
-Java_dev_tflitearena_nativelayer_XnnpackFunctions_cacheCreate(JNIEnv*, jclass) {
+Java_dev_tflitearena_nativelayer_XnnpackFunctions_cacheCreate(JNIEnv* env, jclass) {
+  if (!exported(env)) return 0;
   return static_cast<jlong>(reinterpret_cast<intptr_t>(TfLiteXNNPackDelegateWeightsCacheCreate()));
 }
 
