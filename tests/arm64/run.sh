@@ -46,11 +46,14 @@ else
       if [[ -e "$target" ]]; then ln -sfn "$target" "$link"; fi
     done
   fi
-  if ! compgen -G "$work/lib/tensorflow-lite-*-linux-arm64.jar" >/dev/null; then
-    # The runtime module's natives, as linux-arm64 (the core, built on the way, has none).
-    mvn -B -q -pl src/runtime -am test-compile org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
-      -DskipModelFetch -Djavacpp.platform=linux-arm64 -DincludeClassifiers=linux-arm64 -DoutputDirectory="$PWD/$work/lib"
-  fi
+  # The runtime module's natives as linux-arm64: the presets' (the core, built on the way, has none) and the
+  # native layer, built from this checkout's native/ with the aarch64 cross compiler (its classifier jar).
+  command -v aarch64-linux-gnu-g++ >/dev/null || apt-get install -y -q g++-aarch64-linux-gnu
+  rm -f "$work"/lib/tflite-arena-*-linux-arm64.jar
+  mvn -B -q -pl src/runtime -am package org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
+    -DskipTests -DskipModelFetch -Djavacpp.platform=linux-arm64 -DincludeClassifiers=linux-arm64 \
+    -DoutputDirectory="$PWD/$work/lib"
+  cp target/tflite-arena/tflite-arena-*-linux-arm64.jar "$work/lib/"
   export QEMU_LD_PREFIX="$sysroot"
   export LD_LIBRARY_PATH="$sysroot/lib/aarch64-linux-gnu:$sysroot/usr/lib/aarch64-linux-gnu"
   # C1 alone: under emulation C2's compile time outweighs what it saves in these short runs.
@@ -62,6 +65,8 @@ classpath="$jar$libs"
 run() { TFLITE_ARENA_IN_PROCESS=1 "${java[@]}" -cp "$classpath" dev.tflitearena.cli.Main "$@"; }
 
 echo "arm64: $(run --version) on $("${java[@]}" -XshowSettings:properties -version 2>&1 | sed -n 's/ *os.arch = //p')"
+# The native layer must be the linux-arm64 build, in use: this fails (exit 1) with the reason otherwise.
+echo "arm64: $(TFLITE_ARENA_IN_PROCESS=1 "${java[@]}" -cp "$classpath" dev.tflitearena.nativelayer.NativeLayer)"
 
 if [[ "$part" == compare || "$part" == all ]]; then
   passed=0 skipped=0

@@ -16,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Setting an interpreter up end to end: TFLite's own {@code AllocateTensors()} (ops prepared, then planned
- * natively) against the Java way (see {@link PlannerParam#handOver}) from an interpreter prepared earlier in
- * the trial.
+ * natively) against the Java way (see {@link PlannerParam#handOver}: snapshot, plan, handover) from an
+ * interpreter prepared earlier in the trial. The model is loaded and the fresh interpreter built outside the
+ * measured call on both sides; the snapshot is the native layer's one call per subgraph where it is in use
+ * ({@code NativeLayer.available()}), else the per-field one.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -40,6 +40,9 @@ final class MemoryCommand implements Callable<Integer> {
             + "graphs to XNNPACK.")
     boolean xnnpack;
 
+    @Mixin
+    XnnpackThreadsOption xnnpackThreads;
+
     @Option(names = "--resize-cycle", paramLabel = "N", description = "Instead of the stages: per plan, a "
             + "session that resizes its first input N times, cycling through the shapes the model accepts and "
             + "back to its own, invoking after each resize, against a session that invokes as often at the "
@@ -85,6 +88,10 @@ final class MemoryCommand implements Callable<Integer> {
         SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack);
         if (threads != null) {
             nativePlan = nativePlan.withThreads(threads);
+        }
+        Integer delegateThreads = xnnpackThreads.validated(xnnpack);
+        if (delegateThreads != null) {
+            nativePlan = nativePlan.withXnnpackThreads(delegateThreads);
         }
         List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner) ? List.of(nativePlan)
                 : List.of(nativePlan, nativePlan.withPlanner(planner));

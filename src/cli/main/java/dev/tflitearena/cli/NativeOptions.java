@@ -1,7 +1,9 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.XnnpackOptions;
 import dev.tflitearena.graph.TfliteRelease;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The interpreter options of every command that builds a native interpreter. */
@@ -9,6 +11,9 @@ final class NativeOptions {
     @Option(names = "--xnnpack", description = "Use TFLite's default BuiltinOpResolver, which delegates float "
             + "graphs to XNNPACK (default: BuiltinOpResolverWithoutDefaultDelegates).")
     boolean xnnpack;
+
+    @Mixin
+    XnnpackThreadsOption xnnpackThreads;
 
     @Option(names = "--preserve-all-tensors", description = "Build the interpreter with preserve_all_tensors: "
             + "no tensor's memory is reused.")
@@ -20,7 +25,10 @@ final class NativeOptions {
     String release;
 
     InterpreterSettings settings() {
-        return InterpreterSettings.DEFAULT.withXnnpack(xnnpack).withPreserveAllTensors(preserveAllTensors)
+        InterpreterSettings settings = InterpreterSettings.DEFAULT.withXnnpack(xnnpack)
+                .withPreserveAllTensors(preserveAllTensors)
                 .withRelease(release == null ? null : TfliteRelease.of(release));
+        Integer threads = xnnpackThreads.validated(xnnpack);
+        return threads == null ? settings : settings.withXnnpackOptions(XnnpackOptions.threads(threads));
     }
 }

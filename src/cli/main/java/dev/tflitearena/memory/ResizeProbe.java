@@ -119,12 +119,13 @@ public final class ResizeProbe {
     }
 
     private static String encode(SessionOptions options) {
-        return options.planner() + ":" + options.xnnpack() + ":" + options.threads() + ":" + options.shareConstants();
+        return options.planner() + ":" + options.xnnpack() + ":" + options.threads() + ":" + options.xnnpackThreads()
+                + ":" + options.shareConstants();
     }
 
     private static SessionOptions decode(String text) {
         String[] fields = text.split(":");
         return new SessionOptions(fields[0], Boolean.parseBoolean(fields[1]), Integer.parseInt(fields[2]),
-                Boolean.parseBoolean(fields[3]));
+                Integer.parseInt(fields[3]), Boolean.parseBoolean(fields[4]));
     }
 }

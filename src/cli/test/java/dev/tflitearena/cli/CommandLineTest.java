@@ -194,6 +194,27 @@ class CommandLineTest {
     }
 
     @Test
+    void runWithXnnpackThreadsUsesTheProjectsDelegate() throws IOException {
+        Cli.Result r = run("run", TestModels.named("face_detection_short_range.tflite").toString(), "--xnnpack",
+                "--xnnpack-threads", "2", "--json");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.json().get("outputs_identical").asBoolean());
+        assertEquals("BuiltinOpResolverWithoutDefaultDelegates + XNNPACK delegate, 2 threads",
+                r.json().get("resolver").asText());
+    }
+
+    @Test
+    void xnnpackThreadsWithoutXnnpackOrBelowOneAreRefused() {
+        String model = TestModels.named("face_detection_short_range.tflite").toString();
+        Cli.Result alone = run("compare", model, "--xnnpack-threads", "2");
+        assertEquals(2, alone.status());
+        assertTrue(alone.err().contains("--xnnpack-threads 2 needs --xnnpack"), alone.err());
+        Cli.Result zero = run("compare", model, "--xnnpack", "--xnnpack-threads", "0");
+        assertEquals(2, zero.status());
+        assertTrue(zero.err().contains("--xnnpack-threads must be at least 1; got 0"), zero.err());
+    }
+
+    @Test
     void demoJsonReportsTheLedgerMeasuredByTheNativeInterpreter() throws IOException {
         Cli.Result r = run("demo", "--json", "--out", temp.toString());
         assertEquals(0, r.status(), r.err());

@@ -38,6 +38,7 @@ public final class NativeInterpreter implements AutoCloseable {
     /** The private copy of the shared tensors until {@link #shareConstants()}; null when there is none. */
     private SharedConstants.WarmUp warmUp;
     private PlanHandover[] handovers = new PlanHandover[0];
+    private XnnpackDelegate delegate;
     private boolean closed;
 
     private NativeInterpreter(NativeModel model, InterpreterSettings settings, OpResolver resolver,
@@ -53,7 +54,8 @@ public final class NativeInterpreter implements AutoCloseable {
     public static NativeInterpreter build(NativeModel model, InterpreterSettings settings) {
         model.retain();
         FlatBufferModel flatBuffer = model.flatBuffer();
-        OpResolver resolver = settings.xnnpack() ? new BuiltinOpResolver() : new BuiltinOpResolverWithoutDefaultDelegates();
+        OpResolver resolver = settings.defaultXnnpackDelegate() ? new BuiltinOpResolver()
+                : new BuiltinOpResolverWithoutDefaultDelegates();
         InterpreterOptions options = new InterpreterOptions();
         options.SetPreserveAllTensors(settings.preserveAllTensors());
         Interpreter interpreter = new Interpreter((Pointer) null);
@@ -68,6 +70,9 @@ public final class NativeInterpreter implements AutoCloseable {
                 throw new NativeException(model.path() + ": InterpreterBuilder produced no interpreter");
             }
             built.refuseUnresolvedCustomOps();
+            if (settings.xnnpackOptions() != null) {
+                built.delegate = XnnpackDelegate.apply(interpreter, settings.xnnpackOptions(), model.path().toString());
+            }
             return built;
         } catch (RuntimeException e) {
             built.close();
@@ -316,6 +321,9 @@ public final class NativeInterpreter implements AutoCloseable {
             handover.uninstall();
         }
         interpreter.close();
+        if (delegate != null) {
+            delegate.close();
+        }
         resolver.close();
         options.close();
         model.release();

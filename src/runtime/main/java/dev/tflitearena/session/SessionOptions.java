@@ -1,47 +1,78 @@
 package dev.tflitearena.session;
 
 import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.XnnpackOptions;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.Planners;
 
 /**
  * How a {@link Session} runs its model: {@code planner} is {@value #NATIVE} for TFLite's own arena planner,
  * or the name of a Java planner of {@link Planners} whose plan is handed to the interpreter; {@code xnnpack}
- * delegates float graphs to XNNPACK; {@code threads} of {@link InterpreterSettings#DEFAULT_THREADS} leaves
- * TFLite's default; {@code shareConstants} has the session back the persistent tensors that derive from the
- * model's constants with one region for every sharing session of its {@link TfLiteModel} in the same
+ * delegates float graphs to XNNPACK; {@code threads}, TFLite's own threads, and {@code xnnpackThreads}, the
+ * XNNPACK delegate's, of {@link InterpreterSettings#DEFAULT_THREADS} leave TFLite's defaults. With XNNPACK
+ * threads, the session's XNNPACK is a delegate of that many threads ({@link XnnpackOptions}) instead of
+ * TFLite's default delegate. {@code shareConstants} has the session back the persistent tensors that derive
+ * from the model's constants with one region for every sharing session of its {@link TfLiteModel} in the same
  * configuration ({@link dev.tflitearena.bridge.SharedConstants}); a {@link SessionPool}'s sessions always share.
  */
-public record SessionOptions(String planner, boolean xnnpack, int threads, boolean shareConstants) {
+public record SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads,
+                             boolean shareConstants) {
     public static final String NATIVE = Planners.NATIVE;
     public static final SessionOptions DEFAULT = new SessionOptions(NATIVE, false, InterpreterSettings.DEFAULT_THREADS,
-            false);
+            InterpreterSettings.DEFAULT_THREADS, false);
 
     public SessionOptions {
-        // Fail where the options are made, not at the first session: both checks name the valid values.
+        // Fail where the options are made, not at the first session: the checks name the valid values.
         Planners.byNameOrNative(planner);
-        new InterpreterSettings(xnnpack, false, threads, null);
+        if (xnnpackThreads != InterpreterSettings.DEFAULT_THREADS && !xnnpack) {
+            throw new IllegalArgumentException("XNNPACK threads (" + xnnpackThreads + ") need XNNPACK on: "
+                    + "withXnnpack(true)");
+        }
+        settings(xnnpack, threads, xnnpackThreads);
     }
 
     public SessionOptions withPlanner(String name) {
-        return new SessionOptions(name, xnnpack, threads, shareConstants);
+        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants);
     }
 
+    /** Off, or on with TFLite's default XNNPACK delegate. */
     public SessionOptions withXnnpack(boolean on) {
-        return new SessionOptions(planner, on, threads, shareConstants);
+        return new SessionOptions(planner, on, threads, InterpreterSettings.DEFAULT_THREADS, shareConstants);
     }
 
+    /** TFLite's own threads; {@link InterpreterSettings#DEFAULT_THREADS} for its default. */
     public SessionOptions withThreads(int count) {
-        return new SessionOptions(planner, xnnpack, count, shareConstants);
+        return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants);
     }
 
-    // Sharing what derives from constants (issue 16).
+    /** XNNPACK on, through a delegate of {@code count} threads (at least 1). */
+    public SessionOptions withXnnpackThreads(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("XNNPACK threads must be at least 1; got " + count);
+        }
+        return new SessionOptions(planner, true, threads, count, shareConstants);
+    }
+
+    /** Whether the session shares what derives from the model's constants with the model's other sessions. */
     public SessionOptions withSharing(boolean on) {
-        return new SessionOptions(planner, xnnpack, threads, on);
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on);
     }
 
     InterpreterSettings settings() {
-        return new InterpreterSettings(xnnpack, false, threads, null);
+        return settings(xnnpack, threads, xnnpackThreads);
+    }
+
+    private static int threads(int count) {
+        if (count < 1 && count != InterpreterSettings.DEFAULT_THREADS) {
+            throw new IllegalArgumentException("TFLite threads must be at least 1, or "
+                    + InterpreterSettings.DEFAULT_THREADS + " for TFLite's default; got " + count);
+        }
+        return count;
+    }
+
+    private static InterpreterSettings settings(boolean xnnpack, int threads, int xnnpackThreads) {
+        return new InterpreterSettings(xnnpack, false, threads, null).withXnnpackOptions(
+                xnnpackThreads == InterpreterSettings.DEFAULT_THREADS ? null : XnnpackOptions.threads(xnnpackThreads));
     }
 
     /** The Java planner, or null for the native one. */

@@ -1,0 +1,56 @@
+package dev.tflitearena.bridge;
+
+import dev.tflitearena.nativelayer.XnnpackFunctions;
+import org.bytedeco.tensorflowlite.Interpreter;
+import org.bytedeco.tensorflowlite.TfLiteDelegate;
+
+/** An XNNPACK delegate of {@link XnnpackOptions}, applied to one interpreter, which it must outlive. */
+final class XnnpackDelegate implements AutoCloseable {
+    private final long address;
+    private final XnnpackWeightsCache cache;
+
+    private XnnpackDelegate(long address, XnnpackWeightsCache cache) {
+        this.address = address;
+        this.cache = cache;
+    }
+
+    /** Creates the delegate and lets it take over the interpreter's graph (ModifyGraphWithDelegate). */
+    static XnnpackDelegate apply(Interpreter interpreter, XnnpackOptions options, String what) {
+        XnnpackWeightsCache cache = options.weightsCache();
+        if (cache != null) {
+            cache.retain();
+        }
+        long address;
+        try {
+            int flags = options.flags() == XnnpackOptions.DEFAULT_FLAGS ? XnnpackFunctions.defaultFlags()
+                    : options.flags();
+            address = XnnpackFunctions.createDelegate(options.threads(), flags, cache == null ? 0 : cache.address());
+        } catch (RuntimeException e) {
+            if (cache != null) {
+                cache.release();
+            }
+            throw new NativeException(what + ": " + e.getMessage());
+        }
+        XnnpackDelegate delegate = new XnnpackDelegate(address, cache);
+        try {
+            String call = what + ": ModifyGraphWithDelegate (" + options + ")";
+            TfLiteStatus.check(TfLiteStatus.call(() -> interpreter.ModifyGraphWithDelegate(
+                    new TfLiteDelegate(new NativeAddress(address))), call), call);
+            if (cache != null) {
+                cache.weightsPacked();
+            }
+            return delegate;
+        } catch (RuntimeException e) {
+            delegate.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        XnnpackFunctions.deleteDelegate(address);
+        if (cache != null) {
+            cache.release();
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.tflitearena.nativelayer;
+
+import org.bytedeco.javacpp.Loader;
+import org.bytedeco.tensorflowlite.global.tensorflowlite;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * The project's own native library, {@code libjnitflitearena.so} (built from {@code native/} by
+ * {@code cppbuild.sh}), loaded with JavaCPP's {@link Loader} from the classifier jar of the running platform.
+ * It is usable only once every struct layout it relies on has matched the presets' view of the TFLite release
+ * on the class path ({@link StructLayout}); otherwise {@link #available()} is false and {@link #unavailableReason()}
+ * says why (no build for this platform, or which field differs), and callers keep their per-field path.
+ */
+public final class NativeLayer {
+    static final String LIBRARY = "jnitflitearena";
+    /** The name the library was linked against (the presets' library has no SONAME): see {@link #load()}. */
+    private static final String PRESETS_LIBRARY = "libjnitensorflowlite.so";
+
+    private NativeLayer() {
+    }
+
+    /** True when the library is loaded and its layouts match the runtime's. */
+    public static boolean available() {
+        return Checked.REASON == null;
+    }
+
+    /** Why the native layer is not in use; null when it is. */
+    public static String unavailableReason() {
+        return Checked.REASON;
+    }
+
+    /** Prints whether the native layer is in use, for which platform and TFLite release; exits 1 if not. */
+    public static void main(String[] args) {
+        if (!available()) {
+            System.out.println("native layer not in use: " + unavailableReason());
+            System.exit(1);
+        }
+        System.out.println("native layer " + System.mapLibraryName(LIBRARY) + " for " + Loader.getPlatform()
+                + ", its layouts matching TFLite " + linkedVersion());
+    }
+
+    /** Fails with the reason when the native layer is not in use. */
+    public static void require(String what) {
+        if (!available()) {
+            throw new IllegalStateException(what + " needs the native layer: " + unavailableReason());
+        }
+    }
+
+    /**
+     * Every tensor and every node of the execution plan of a subgraph: its {@code TfLiteContext} at
+     * {@code context}, its {@code node_count} nodes and registrations from {@code nodes} (the first element
+     * of {@code Subgraph::nodes_and_registration()}), and its plan. An int[], a long[] and a byte[], in the
+     * format the bridge's BulkSnapshot decodes.
+     */
+    public static Object[] snapshotOf(long context, long nodes, int nodeCount, int[] plan) {
+        require("the bulk snapshot");
+        return snapshot(context, nodes, nodeCount, plan);
+    }
+
+    /** The library, loaded; null, or why it is not. */
+    private static final class Loaded {
+        static final String FAILURE = load();
+    }
+
+    /** The library, loaded and its layout checked; null, or why it is not in use. */
+    private static final class Checked {
+        static final String REASON = Loaded.FAILURE != null ? Loaded.FAILURE : check();
+    }
+
+    /** Loads the library for the layout check's own use; fails when it does not load. */
+    static void ensureLoaded() {
+        if (Loaded.FAILURE != null) {
+            throw new IllegalStateException(Loaded.FAILURE);
+        }
+    }
+
+    private static String check() {
+        try {
+            StructLayout.compiled().check(StructLayout.presets(), linkedVersion());
+            return null;
+        } catch (StructLayout.Mismatch e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * Loads the library, or says why not. The presets' library has no SONAME, so the dynamic linker would not
+     * recognise it under the name this library was linked against; a link by that name beside this library
+     * ($ORIGIN is in its run path) to the file JavaCPP loaded makes the linker reuse that very copy (the
+     * same file), never a second TFLite.
+     */
+    private static String load() {
+        String platform = Loader.getPlatform();
+        File library;
+        try {
+            String presets = Loader.load(tensorflowlite.class);
+            library = Loader.cacheResource(NativeLayer.class, platform + "/" + System.mapLibraryName(LIBRARY));
+            if (library == null) {
+                return "no native layer for " + platform + " on the class path (cppbuild.sh builds linux-x86_64"
+                        + " and linux-arm64: the classifier jar tflite-arena-VERSION-" + platform + ".jar)";
+            }
+            linkBeside(library.toPath(), Path.of(presets));
+        } catch (IOException | RuntimeException e) {
+            return "the native layer for " + platform + " could not be unpacked: " + e;
+        }
+        try {
+            System.load(library.getAbsolutePath());
+            return null;
+        } catch (UnsatisfiedLinkError e) {
+            return "the native layer " + library + " does not load: " + e.getMessage();
+        }
+    }
+
+    private static void linkBeside(Path library, Path presets) throws IOException {
+        Path link = library.resolveSibling(PRESETS_LIBRARY);
+        if (Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(presets)) {
+            return;
+        }
+        Path fresh = library.resolveSibling(PRESETS_LIBRARY + "." + ProcessHandle.current().pid());
+        Files.deleteIfExists(fresh);
+        Files.createSymbolicLink(fresh, presets);
+        // A rename replaces the link in one step, so a JVM loading beside this one never sees none.
+        Files.move(fresh, link, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    // native/layout.cc
+    static native String[] layoutNames();
+
+    static native long[] layoutValues();
+
+    static native String linkedVersion();
+
+    // native/snapshot.cc
+    private static native Object[] snapshot(long context, long nodes, int nodeCount, int[] plan);
+}

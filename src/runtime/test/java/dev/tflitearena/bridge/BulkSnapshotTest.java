@@ -1,0 +1,48 @@
+package dev.tflitearena.bridge;
+
+import dev.tflitearena.TestModels;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.GraphJson;
+import dev.tflitearena.models.SampleModels;
+import dev.tflitearena.nativelayer.NativeLayer;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The native layer's one-call snapshot reads every real and sample model exactly as the per-field path. */
+class BulkSnapshotTest {
+    private static final List<InterpreterSettings> SETTINGS = List.of(InterpreterSettings.DEFAULT,
+            InterpreterSettings.DEFAULT.withXnnpack(true), InterpreterSettings.DEFAULT.withPreserveAllTensors(true));
+
+    static Stream<Arguments> models() {
+        Stream<Arguments> real = TestModels.runnable().stream().flatMap(model -> SETTINGS.stream()
+                .map(settings -> Arguments.of(model.getFileName().toString(), settings)));
+        Stream<Arguments> samples = SampleModels.all().keySet().stream().flatMap(name -> SETTINGS.stream()
+                .map(settings -> Arguments.of(name, settings)));
+        return Stream.concat(real, samples);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("models")
+    void bulkSnapshotEqualsPerFieldSnapshot(String name, InterpreterSettings settings) {
+        assertTrue(NativeLayer.available(), NativeLayer::unavailableReason);
+        var sample = SampleModels.all().get(name);
+        try (NativeModel model = sample != null ? NativeModel.fromBytes(sample.get(), name)
+                : NativeModel.load(TestModels.named(name));
+             NativeInterpreter interpreter = NativeInterpreter.build(model, settings)) {
+            interpreter.allocateTensors();
+            Graph perField = GraphSnapshot.of(interpreter.live(), settings.preserveAllTensors(),
+                    settings.effectiveRelease(), false);
+            Graph bulk = GraphSnapshot.of(interpreter.live(), settings.preserveAllTensors(),
+                    settings.effectiveRelease(), true);
+            assertEquals(GraphJson.toJson(perField), GraphJson.toJson(bulk));
+            assertTrue(bulk.subgraphs().get(0).tensors().size() > 0);
+        }
+    }
+}
