@@ -46,6 +46,19 @@ public record InterpreterSettings(boolean xnnpack, boolean preserveAllTensors, i
         return new InterpreterSettings(xnnpack || options != null, preserveAllTensors, threads, release, options);
     }
 
+    /**
+     * XNNPACK (which must be on) through the project's delegate sharing {@code cache}'s packed weights: of the
+     * XNNPACK options given, else of TFLite's default delegate's (its thread count: the interpreter's when
+     * above 1, else 1; the release's default flags). A cache the options already name is kept.
+     */
+    public InterpreterSettings withSharedWeightsCache(XnnpackWeightsCache cache) {
+        if (!xnnpack) {
+            throw new IllegalStateException("a shared XNNPACK weights cache needs XNNPACK on");
+        }
+        XnnpackOptions options = xnnpackOptions != null ? xnnpackOptions : XnnpackOptions.threads(Math.max(threads, 1));
+        return withXnnpackOptions(options.weightsCache() != null ? options : options.withWeightsCache(cache));
+    }
+
     public InterpreterSettings withPreserveAllTensors(boolean on) {
         return new InterpreterSettings(xnnpack, on, threads, release, xnnpackOptions);
     }

@@ -1,5 +1,6 @@
 package dev.tflitearena.session;
 
+import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
@@ -21,7 +22,8 @@ import java.util.TreeMap;
  * interpreter prepared natively with those shapes, and every interpreter built after gets its own arena
  * laid out by it: interpreters running at the same time must not share activations. What derives from the
  * model's constants alone they may share: with {@code regions}, each interpreter built warms up once on a
- * private copy of those tensors, then points them into its configuration's shared region.
+ * private copy of those tensors, then points them into its configuration's shared region, and with XNNPACK
+ * its delegate adds its packed weights to the configuration's shared weights cache, or finds them there.
  */
 final class InterpreterRecipe {
     /** The seed of the inputs a sharing interpreter warms up on; any would do, constants ignore them. */
@@ -31,6 +33,8 @@ final class InterpreterRecipe {
     private final SessionOptions options;
     private final Map<Integer, int[]> shapes;
     private final SharedRegions regions;
+    /** The settings interpreters are built with: with {@code regions}, XNNPACK shares a weights cache. */
+    private final InterpreterSettings settings;
     /** Null when the recipe shares nothing. */
     private final SharedConstants shared;
     private final Graph graph;
@@ -42,6 +46,8 @@ final class InterpreterRecipe {
         this.options = options;
         this.shapes = shapes;
         this.regions = regions;
+        this.settings = regions == null || !options.settings().xnnpack() ? options.settings()
+                : options.settings().withSharedWeightsCache(regions.weightsCache(configuration()));
         SharedConstants region = regions == null ? null : regions.get(configuration(), this::prove);
         this.shared = region == null || region.isEmpty() ? null : region;
         Planner planner = options.javaPlanner();
@@ -137,7 +143,7 @@ final class InterpreterRecipe {
     }
 
     private NativeInterpreter resizedInterpreter() {
-        NativeInterpreter interpreter = NativeInterpreter.build(model, options.settings());
+        NativeInterpreter interpreter = NativeInterpreter.build(model, settings);
         try {
             shapes.forEach((input, shape) -> TensorAccess.resizeInput(interpreter, input, shape));
             return interpreter;

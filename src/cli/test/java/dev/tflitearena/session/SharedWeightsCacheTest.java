@@ -1,0 +1,63 @@
+package dev.tflitearena.session;
+
+import dev.tflitearena.TestModels;
+import dev.tflitearena.memory.NativeHeap;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Sharing sessions with XNNPACK share one weights cache per configuration: a session added after the first
+ * finds the model's weights packed, so it grows glibc's heap (mallinfo2: in use and mapped) by at least the
+ * model's weights less than a session added after an unshared one, and every one computes an unshared
+ * session's outputs, bit for bit. (The cache itself maps its memory outside malloc: the first session's
+ * packed weights do not show in that heap, which is why later sessions are compared, not first and later.)
+ */
+class SharedWeightsCacheTest {
+    private static final Path MODEL = TestModels.named("pose_landmark_lite.tflite");
+    private static final SessionOptions SHARING = SessionOptions.DEFAULT.withXnnpack(true).withSharing(true);
+    private static final SessionOptions UNSHARED = SHARING.withSharing(false);
+
+    private static float[] firstOutput(Session session) {
+        float[] values = new float[(int) session.inputs().get(0).elements()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (float) Math.sin(i * 0.01);
+        }
+        return session.run((Object) values).floats(session.outputs().get(0).index());
+    }
+
+    /** The native heap a second session of {@code options} adds to a first; both sessions' outputs in {@code outputs}. */
+    private static long laterSessionBytes(SessionOptions options, List<float[]> outputs) {
+        try (TfLiteModel model = TfLiteModel.load(MODEL); Session first = model.newSession(options)) {
+            outputs.add(firstOutput(first));
+            long before = NativeHeap.usage().total();
+            try (Session later = model.newSession(options)) {
+                long added = NativeHeap.usage().total() - before;
+                outputs.add(firstOutput(later));
+                return added;
+            }
+        }
+    }
+
+    @Test
+    void aLaterSharingSessionFindsTheWeightsPacked() throws IOException {
+        laterSessionBytes(SHARING, new ArrayList<>()); // warm-up: what XNNPACK allocates once per process
+        List<float[]> unsharedOutputs = new ArrayList<>();
+        long unshared = laterSessionBytes(UNSHARED, unsharedOutputs);
+        List<float[]> sharingOutputs = new ArrayList<>();
+        long sharing = laterSessionBytes(SHARING, sharingOutputs);
+        long modelBytes = Files.size(MODEL);
+        assertTrue(unshared - sharing > modelBytes, "a later sharing session adds " + sharing
+                + " bytes, a later unshared one " + unshared + "; the model has " + modelBytes);
+        for (int i = 0; i < sharingOutputs.size(); i++) {
+            assertArrayEquals(unsharedOutputs.get(0), sharingOutputs.get(i), "sharing session " + i);
+        }
+    }
+}
