@@ -13,7 +13,7 @@ import java.util.List;
 final class SessionsReport {
     static final String WORKING_MEASURED_AS = "the session's rw arena (what it reports), plus with XNNPACK the "
             + "per-session native heap beyond what the same sessions need without XNNPACK (the delegate's workspace, "
-            + "and its packed weights while delegates share no weights cache)";
+            + "and its packed weights when the sessions share nothing: sharing sessions share a weights cache)";
 
     private final Path model;
     private final List<SessionScaling.Report> reports;
@@ -98,7 +98,7 @@ final class SessionsReport {
             out.printf("goal: at most working memory %d + %.0f%% of one session's native heap (%d) = %d bytes: %s%n%n",
                     report.workingBytes(), SessionScaling.GOAL_SHARE_OF_ONE_SESSION * 100, r.oneSessionBytes(),
                     report.goalBytes(), !report.goalJudged() ? "not judged (XNNPACK's share holds its packed weights "
-                            + "until delegates share a weights cache)" : report.withinGoal() ? "met" : "NOT met");
+                            + "when the sessions share nothing)" : report.withinGoal() ? "met" : "NOT met");
         }
     }
 }

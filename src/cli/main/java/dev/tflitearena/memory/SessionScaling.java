@@ -68,8 +68,8 @@ public final class SessionScaling {
 
         /**
          * What a session must own because sessions run concurrently: its rw arena, and with XNNPACK the
-         * delegate's per-session memory, which holds its workspace and, until delegates share a weights
-         * cache, its packed weights too.
+         * delegate's per-session memory, which holds its workspace and, when the sessions do not share, its
+         * packed weights too (sharing sessions share a weights cache).
          */
         public long workingBytes() {
             return measured.rwArenaBytes() + xnnpackBytes();
@@ -80,11 +80,11 @@ public final class SessionScaling {
         }
 
         /**
-         * Whether the goal can be judged: not with XNNPACK, whose per-session memory holds its packed weights
-         * beside its workspace, told apart only once delegates share a weights cache.
+         * Whether the goal can be judged: not with XNNPACK when the sessions do not share, for each delegate's
+         * per-session memory then holds its packed weights beside its workspace.
          */
         public boolean goalJudged() {
-            return !measured.options().xnnpack();
+            return !measured.options().xnnpack() || measured.options().shareConstants();
         }
 
         public boolean withinGoal() {

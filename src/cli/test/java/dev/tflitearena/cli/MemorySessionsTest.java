@@ -54,6 +54,15 @@ class MemorySessionsTest {
     }
 
     @Test
+    void withXnnpackTheGoalIsJudgedOnlyWhenTheSessionsShareTheirWeightsCache() throws Exception {
+        JsonNode shared = run(MODEL, "--sessions", "1,2", "--planner", "native", "--xnnpack", "--json", "--quiet");
+        JsonNode unshared = run(MODEL, "--sessions", "1,2", "--planner", "native", "--xnnpack", "--no-share",
+                "--json", "--quiet");
+        assertTrue(shared.get("within_goal").isBoolean(), shared.toString());
+        assertTrue(unshared.get("within_goal").isNull(), unshared.toString());
+    }
+
+    @Test
     void badSessionCountsAndMisplacedOptionsAreRefused() {
         Cli.Result one = Cli.run("memory", MODEL, "--sessions", "2");
         assertEquals(Main.EXIT_ERROR, one.status(), one.err());
