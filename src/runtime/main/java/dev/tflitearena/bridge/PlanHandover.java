@@ -135,7 +135,8 @@ final class PlanHandover {
             IntStream.Builder out = IntStream.builder().add(-1);
             for (int i = 0; i < tensors.tensors.length; i++) {
                 TfLiteTensor tensor = subgraph.tensor(tensors.tensors[i]);
-                if (tensor.allocation_type() != kTfLiteCustom || NativeTensors.dataAddress(tensor) != tensors.addresses[i]) {
+                if (tensor.allocation_type() != kTfLiteCustom
+                        || NativeTensors.dataAddress(tensor) != tensors.addresses[i]) {
                     out = IntStream.builder().add(i);
                     break;
                 }
@@ -263,8 +264,9 @@ final class PlanHandover {
         static Tensors planned(PlanHandover handover) {
             List<Placement> placements = handover.arena.plan().subgraphs().get(handover.subgraphIndex).placements()
                     .stream().filter(handover::handsOver).toList();
-            Tensors out = new Tensors(new int[placements.size()], new long[placements.size()], new long[placements.size()]);
-            for (int i = 0; i < placements.size(); i++) {
+            int count = placements.size();
+            Tensors out = new Tensors(new int[count], new long[count], new long[count]);
+            for (int i = 0; i < count; i++) {
                 Placement p = placements.get(i);
                 out.tensors[i] = p.tensor();
                 out.addresses[i] = handover.arena.pointer(handover.subgraphIndex, p).address();
