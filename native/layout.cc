@@ -45,6 +45,10 @@ const Entry kLayout[] = {
     FIELD(TfLiteRegistration, builtin_code),
     FIELD(TfLiteRegistration, custom_name),
     FIELD(TfLiteRegistration, inplace_operator),
+    // Passed by reference to Subgraph::SetCustomAllocationForTensor.
+    SIZE(TfLiteCustomAllocation),
+    FIELD(TfLiteCustomAllocation, data),
+    FIELD(TfLiteCustomAllocation, bytes),
     // Subgraph::nodes_and_registration_'s element, which the presets map as RegistrationNodePair; with the
     // two sizes above it fixes where the registration starts.
     {"RegistrationNodePair", sizeof(std::pair<TfLiteNode, TfLiteRegistration>)},

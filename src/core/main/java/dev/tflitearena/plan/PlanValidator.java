@@ -54,7 +54,6 @@ public final class PlanValidator {
                 continue;
             }
             int t = tensor.index();
-            String name = where + ", tensor " + t + describe(tensor);
             Placement p = byTensor[t];
             int root = lifetimes.aliasRoot(t) >= 0
                     && subgraph.tensor(lifetimes.aliasRoot(t)).allocation() == tensor.allocation()
@@ -64,24 +63,26 @@ public final class PlanValidator {
                 continue;
             }
             if (p == null || !p.hasMemory()) {
-                throw new InvalidPlanException(name + ": lives from node " + lifetimes.allocNode(t)
+                throw new InvalidPlanException(name(where, tensor) + ": lives from node " + lifetimes.allocNode(t)
                         + " but the plan gives it no memory");
             }
             boolean isPersistent = tensor.allocation() == Allocation.ARENA_RW_PERSISTENT;
             long arenaBytes = isPersistent ? plan.persistentBytes() : plan.arenaBytes();
             if (p.offset() % alignment != 0) {
-                throw new InvalidPlanException(name + ": offset " + p.offset() + " is not a multiple of "
+                throw new InvalidPlanException(name(where, tensor) + ": offset " + p.offset() + " is not a multiple of "
                         + alignment);
             }
             if (p.offset() + tensor.bytes() > arenaBytes) {
-                throw new InvalidPlanException(name + ": bytes " + p.offset() + ".." + (p.offset() + tensor.bytes())
+                throw new InvalidPlanException(name(where, tensor) + ": bytes " + p.offset() + ".."
+                        + (p.offset() + tensor.bytes())
                         + " run past the end of the " + (isPersistent ? "persistent" : "rw") + " arena ("
                         + arenaBytes + " bytes)");
             }
             if (root != t) {
                 Placement rootPlacement = byTensor[root];
                 if (rootPlacement == null || rootPlacement.offset() != p.offset()) {
-                    throw new InvalidPlanException(name + ": shares tensor " + root + "'s memory in place but is at "
+                    throw new InvalidPlanException(name(where, tensor) + ": shares tensor " + root
+                            + "'s memory in place but is at "
                             + p.offset() + ", tensor " + root + " at "
                             + (rootPlacement == null ? "no offset" : rootPlacement.offset()));
                 }
@@ -113,6 +114,11 @@ public final class PlanValidator {
                 }
             }
         }
+    }
+
+    /** Only on a refusal: built for every tensor, the names cost more than the checks. */
+    private static String name(String where, Tensor tensor) {
+        return where + ", tensor " + tensor.index() + describe(tensor);
     }
 
     private static String describe(Tensor tensor) {

@@ -1,6 +1,7 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.graph.Node;
+import dev.tflitearena.nativelayer.NativeLayer;
 import dev.tflitearena.plan.Placement;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRw;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRwPersistent;
@@ -41,6 +43,12 @@ import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteOk;
 final class PlanHandover {
     static final String OP_NAME = "TfLiteArenaHandover";
 
+    // The refusals of NativeLayer.customAllocations (native/handover.cc).
+    private static final int NO_SUCH_TENSOR = 0;
+    private static final int NOT_PERSISTENT = 1;
+    private static final int NOT_ARENA = 2;
+    private static final int TOO_LARGE = 3;
+
     private static final Set<String> CONTROL_FLOW_OPS = Set.of("WHILE", "IF", "CALL_ONCE", "STABLEHLO_WHILE",
             "STABLEHLO_CASE");
     private static final Map<Long, PlanHandover> BY_CONTEXT = new ConcurrentHashMap<>();
@@ -58,6 +66,11 @@ final class PlanHandover {
     private final SharedConstants.WarmUp warmUp;
     private final long context;
     private final Set<Integer> controlFlowTensors;
+    /** Whether the handover goes through the native layer's batched calls. */
+    private final boolean bulk = NativeLayer.available();
+    /** The tensors handed over from the plan, and from the warm-up copy; set at the first prepare. */
+    private Tensors planned;
+    private Tensors shared;
     private RuntimeException failure;
     private int handedOver;
 
@@ -102,27 +115,43 @@ final class PlanHandover {
 
     /** After a successful {@code AllocateTensors()}: checks every tensor's address; returns how many moved. */
     int finish() {
-        for (Placement p : arena == null ? List.<Placement>of() : arena.plan().subgraphs().get(subgraphIndex).placements()) {
-            if (!handsOver(p)) {
-                continue;
-            }
-            TfLiteTensor tensor = subgraph.tensor(p.tensor());
-            checkAt(tensor, p.tensor(), arena.pointer(subgraphIndex, p).address(), "its planned address in the Java arena");
-            if (tensor.is_variable()) {
-                resetVariable(tensor);
+        if (planned != null) {
+            for (int i : checkAt(planned, "its planned address in the Java arena")) {
+                resetVariable(subgraph.tensor(planned.tensors[i]));
             }
         }
-        for (SharedConstants.Entry e : warmUp == null ? List.<SharedConstants.Entry>of() : warmUp.shared().entries()) {
-            checkAt(subgraph.tensor(e.tensor()), e.tensor(), warmUp.pointer(e).address(), "its warm-up copy");
+        if (shared != null) {
+            checkAt(shared, "its warm-up copy");
         }
         return handedOver;
     }
 
-    private void checkAt(TfLiteTensor tensor, int index, long expected, String where) {
-        if (tensor.allocation_type() != kTfLiteCustom || NativeTensors.dataAddress(tensor) != expected) {
-            throw new NativeException("subgraph " + subgraphIndex + ", tensor " + index
+    /** Refuses unless every tensor of {@code tensors} is custom-allocated at its address; returns the variable ones. */
+    private int[] checkAt(Tensors tensors, String where) {
+        int[] misplacedThenVariables;
+        if (bulk) {
+            misplacedThenVariables = NativeLayer.customAt(context, tensors.tensors, tensors.addresses);
+        } else {
+            IntStream.Builder out = IntStream.builder().add(-1);
+            for (int i = 0; i < tensors.tensors.length; i++) {
+                TfLiteTensor tensor = subgraph.tensor(tensors.tensors[i]);
+                if (tensor.allocation_type() != kTfLiteCustom
+                        || NativeTensors.dataAddress(tensor) != tensors.addresses[i]) {
+                    out = IntStream.builder().add(i);
+                    break;
+                }
+                if (tensor.is_variable()) {
+                    out.add(i);
+                }
+            }
+            misplacedThenVariables = out.build().toArray();
+        }
+        int misplaced = misplacedThenVariables[0];
+        if (misplaced >= 0) {
+            throw new NativeException("subgraph " + subgraphIndex + ", tensor " + tensors.tensors[misplaced]
                     + ": after AllocateTensors it is not at " + where);
         }
+        return Arrays.copyOfRange(misplacedThenVariables, 1, misplacedThenVariables.length);
     }
 
     /**
@@ -168,38 +197,95 @@ final class PlanHandover {
                 throw new NativeException("subgraph " + subgraphIndex + " has " + subgraph.tensors_size()
                         + " tensors once prepared, the plan's graph " + plannedTensors + ": it was made for another model");
             }
-            for (Placement p : arena.plan().subgraphs().get(subgraphIndex).placements()) {
-                if (handsOver(p)) {
-                    giveCustomAllocation(p.tensor(), arena.pointer(subgraphIndex, p), p.bytes(), "the plan");
-                }
+            if (planned == null) {
+                planned = Tensors.planned(this);
             }
+            giveCustomAllocations(planned, false, "the plan");
         }
         if (warmUp != null) {
-            for (SharedConstants.Entry e : warmUp.shared().entries()) {
-                if (subgraph.tensor(e.tensor()).allocation_type() != kTfLiteArenaRwPersistent) {
-                    throw new NativeException("subgraph 0, tensor " + e.tensor() + " is not persistent once prepared,"
-                            + " unlike in the interpreters that proved it shared: another model or configuration");
-                }
-                giveCustomAllocation(e.tensor(), warmUp.pointer(e), e.bytes(), "the shared constants");
+            if (shared == null) {
+                shared = Tensors.shared(warmUp);
             }
+            giveCustomAllocations(shared, true, "the shared constants");
         }
         return kTfLiteOk;
     }
 
-    private void giveCustomAllocation(int index, Pointer memory, long bytes, String source) {
-        TfLiteTensor tensor = subgraph.tensor(index);
-        int kind = tensor.allocation_type();
-        String where = "subgraph " + subgraphIndex + ", tensor " + index;
-        if (kind != kTfLiteArenaRw && kind != kTfLiteArenaRwPersistent && kind != kTfLiteCustom) {
-            throw new NativeException(where + " is " + NativeTensors.allocation(kind).jsonName()
-                    + " once prepared, not an arena tensor as in the plan's graph");
+    /**
+     * Gives each tensor its memory, in one native call when the native layer is in use, else tensor by tensor
+     * through the presets; either way refusing, by the same message, a tensor that is no arena tensor (or not a
+     * persistent one, with {@code persistentOnly}) or is larger than its memory.
+     */
+    private void giveCustomAllocations(Tensors tensors, boolean persistentOnly, String source) {
+        long[] refusal = bulk ? NativeLayer.customAllocations(subgraph.address(), context, tensors.tensors,
+                tensors.addresses, tensors.bytes, persistentOnly) : givePerTensor(tensors, persistentOnly);
+        if (refusal == null) {
+            handedOver += tensors.tensors.length;
+            return;
         }
-        if (tensor.bytes() > bytes) {
-            throw new NativeException(where + " needs " + tensor.bytes() + " bytes once prepared, " + source
-                    + " gives it " + bytes + ": it was made for another model or shape");
+        int i = (int) refusal[0];
+        long value = refusal[2];
+        String where = "subgraph " + subgraphIndex + ", tensor " + tensors.tensors[i];
+        throw new NativeException(switch ((int) refusal[1]) {
+            case NO_SUCH_TENSOR -> where + " does not exist once prepared: the subgraph has " + value + " tensors";
+            case NOT_PERSISTENT -> where + " is not persistent once prepared, unlike in the interpreters that"
+                    + " proved it shared: another model or configuration";
+            case NOT_ARENA -> where + " is " + NativeTensors.allocation((int) value).jsonName()
+                    + " once prepared, not an arena tensor as in the plan's graph";
+            case TOO_LARGE -> where + " needs " + value + " bytes once prepared, " + source + " gives it "
+                    + tensors.bytes[i] + ": it was made for another model or shape";
+            default -> where + ": SetCustomAllocationForTensor failed with TfLiteStatus " + value
+                    + " (TFLite's own message, if any, is on standard error)";
+        });
+    }
+
+    /** The per-field path of {@link NativeLayer#customAllocations}, with its answer. */
+    private long[] givePerTensor(Tensors tensors, boolean persistentOnly) {
+        for (int i = 0; i < tensors.tensors.length; i++) {
+            TfLiteTensor tensor = subgraph.tensor(tensors.tensors[i]);
+            int kind = tensor.allocation_type();
+            if (persistentOnly && kind != kTfLiteArenaRwPersistent) {
+                return new long[] {i, NOT_PERSISTENT, kind};
+            }
+            if (kind != kTfLiteArenaRw && kind != kTfLiteArenaRwPersistent && kind != kTfLiteCustom) {
+                return new long[] {i, NOT_ARENA, kind};
+            }
+            if (tensor.bytes() > tensors.bytes[i]) {
+                return new long[] {i, TOO_LARGE, tensor.bytes()};
+            }
+            setCustomAllocation(subgraph, tensors.tensors[i], new NativeAddress(tensors.addresses[i]),
+                    tensors.bytes[i], "subgraph " + subgraphIndex + ", tensor " + tensors.tensors[i]);
         }
-        setCustomAllocation(subgraph, index, memory, bytes, where);
-        handedOver++;
+        return null;
+    }
+
+    /** The tensors a subgraph hands over, each with the address and size of its memory. */
+    private record Tensors(int[] tensors, long[] addresses, long[] bytes) {
+        static Tensors planned(PlanHandover handover) {
+            List<Placement> placements = handover.arena.plan().subgraphs().get(handover.subgraphIndex).placements()
+                    .stream().filter(handover::handsOver).toList();
+            int count = placements.size();
+            Tensors out = new Tensors(new int[count], new long[count], new long[count]);
+            for (int i = 0; i < count; i++) {
+                Placement p = placements.get(i);
+                out.tensors[i] = p.tensor();
+                out.addresses[i] = handover.arena.pointer(handover.subgraphIndex, p).address();
+                out.bytes[i] = p.bytes();
+            }
+            return out;
+        }
+
+        static Tensors shared(SharedConstants.WarmUp warmUp) {
+            List<SharedConstants.Entry> entries = warmUp.shared().entries();
+            Tensors out = new Tensors(new int[entries.size()], new long[entries.size()], new long[entries.size()]);
+            for (int i = 0; i < entries.size(); i++) {
+                SharedConstants.Entry e = entries.get(i);
+                out.tensors[i] = e.tensor();
+                out.addresses[i] = warmUp.pointer(e).address();
+                out.bytes[i] = e.bytes();
+            }
+            return out;
+        }
     }
 
     /** Points a tensor at memory the interpreter does not own; also after allocation, where it only moves it. */

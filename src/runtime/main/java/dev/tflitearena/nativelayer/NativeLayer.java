@@ -62,6 +62,28 @@ public final class NativeLayer {
         return snapshot(context, nodes, nodeCount, plan);
     }
 
+    /**
+     * Gives each of {@code tensors} of the subgraph at {@code subgraph} (its {@code TfLiteContext} at
+     * {@code context}) the custom allocation of {@code bytes[i]} bytes at {@code addresses[i]}, in order,
+     * after checking it is an arena tensor (only a persistent one with {@code persistentOnly}) of at most that
+     * size. Null when all took theirs, else {position, reason, value} of the first refused, in the format
+     * native/handover.cc writes down.
+     */
+    public static long[] customAllocations(long subgraph, long context, int[] tensors, long[] addresses,
+                                           long[] bytes, boolean persistentOnly) {
+        require("the batched handover");
+        return customAllocations0(subgraph, context, tensors, addresses, bytes, persistentOnly);
+    }
+
+    /**
+     * After {@code AllocateTensors()}: the position of the first of {@code tensors} that is not custom-allocated
+     * at its address, or -1, followed by the positions of the variable ones.
+     */
+    public static int[] customAt(long context, int[] tensors, long[] addresses) {
+        require("the batched handover");
+        return customAt0(context, tensors, addresses);
+    }
+
     /** The library, loaded; null, or why it is not. */
     private static final class Loaded {
         static final String FAILURE = load();
@@ -137,4 +159,10 @@ public final class NativeLayer {
 
     // native/snapshot.cc
     private static native Object[] snapshot(long context, long nodes, int nodeCount, int[] plan);
+
+    // native/handover.cc
+    private static native long[] customAllocations0(long subgraph, long context, int[] tensors, long[] addresses,
+                                                    long[] bytes, boolean persistentOnly);
+
+    private static native int[] customAt0(long context, int[] tensors, long[] addresses);
 }

@@ -180,4 +180,31 @@ class HandoverTest {
             assertTrue(e.getMessage().contains("made for another model"), e.getMessage());
         }
     }
+
+    @Test
+    void aTensorLargerThanItsPlannedMemoryIsRefusedNamingBoth() {
+        try (NativeModel loaded = NativeModel.load(MODEL);
+             NativeInterpreter reference = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT);
+             NativeInterpreter candidate = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
+            reference.allocateTensors();
+            Graph graph = reference.snapshot();
+            Plan plan = new TflitePlanner().plan(graph);
+            SubgraphPlan main = plan.subgraphs().get(0);
+            List<Placement> placements = new ArrayList<>(main.placements());
+            int shrunk = 0;
+            while (!placements.get(shrunk).hasMemory()) {
+                shrunk++;
+            }
+            Placement p = placements.get(shrunk);
+            placements.set(shrunk, new Placement(p.tensor(), p.arena(), p.offset(), p.bytes() - 1, p.first(), p.last(),
+                    p.aliasOf()));
+            Plan small = new Plan(plan.planner(), List.of(new SubgraphPlan(main.subgraph(), main.arenaBytes(),
+                    main.persistentBytes(), placements, main.provenOptimal())));
+            try (JavaArena arena = JavaArena.allocate(graph, small)) {
+                NativeException e = assertThrows(NativeException.class, () -> candidate.allocateTensors(arena));
+                assertEquals("subgraph 0, tensor " + p.tensor() + " needs " + p.bytes() + " bytes once prepared, the plan"
+                        + " gives it " + (p.bytes() - 1) + ": it was made for another model or shape", e.getMessage());
+            }
+        }
+    }
 }
