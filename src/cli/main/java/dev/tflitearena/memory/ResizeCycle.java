@@ -71,7 +71,7 @@ public final class ResizeCycle {
             throw new IllegalArgumentException("--resize-cycle must be at least 1, got " + resizes);
         }
         try (TfLiteModel loaded = TfLiteModel.load(model)) {
-            // No progress before the probe: it captures the process's standard error, where progress is shown.
+            // The probe runs in child JVMs, which capture their own standard error (TFLite's reasons).
             ResizeProbe.Outcome probe = ResizeProbe.probe(loaded, configurations, candidates);
             if (probe.accepted().size() < 2) {
                 throw new IllegalArgumentException(model + ": not resizable: input '" + probe.input() + "' "
