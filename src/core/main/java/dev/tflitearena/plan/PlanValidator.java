@@ -5,9 +5,7 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * Checks a plan against the graph it claims to place, with lifetimes derived from the graph, never from the
@@ -29,13 +27,11 @@ public final class PlanValidator {
         }
     }
 
-    private record Extent(int tensor, long offset, long end, int first, int last, int root) {
-    }
-
     private static void validate(Subgraph subgraph, Graph.Options options, SubgraphPlan plan, long alignment) {
         String where = "subgraph " + subgraph.index();
         Lifetimes lifetimes = Lifetimes.of(subgraph, options);
-        Placement[] byTensor = new Placement[subgraph.tensors().size()];
+        int tensorCount = subgraph.tensors().size();
+        Placement[] byTensor = new Placement[tensorCount];
         for (Placement p : plan.placements()) {
             if (p.tensor() < 0 || p.tensor() >= byTensor.length) {
                 throw new InvalidPlanException(where + ": the plan places tensor " + p.tensor()
@@ -46,8 +42,8 @@ public final class PlanValidator {
             }
             byTensor[p.tensor()] = p;
         }
-        List<Extent> rw = new ArrayList<>();
-        List<Extent> persistent = new ArrayList<>();
+        Extents rw = new Extents(subgraph, tensorCount);
+        Extents persistent = new Extents(subgraph, tensorCount);
         int end = Math.max(lifetimes.nodeCount() - 1, 0);
         for (Tensor tensor : subgraph.tensors()) {
             if (!tensor.allocation().isArena()) {
@@ -87,32 +83,85 @@ public final class PlanValidator {
                             + (rootPlacement == null ? "no offset" : rootPlacement.offset()));
                 }
             }
-            int first = lifetimes.allocNode(t);
             int last = isPersistent ? end : lifetimes.lastNode(t);
-            (isPersistent ? persistent : rw).add(new Extent(t, p.offset(), p.offset() + tensor.bytes(), first, last,
-                    root));
+            (isPersistent ? persistent : rw).add(t, p.offset(), p.offset() + tensor.bytes(), lifetimes.allocNode(t),
+                    last, root);
         }
-        checkNoOverlap(subgraph, rw);
-        checkNoOverlap(subgraph, persistent);
+        rw.checkNoOverlap(plan.arenaBytes());
+        persistent.checkNoOverlap(plan.persistentBytes());
     }
 
-    /** Sweeps the extents by offset; only pairs that share bytes are compared in time. */
-    private static void checkNoOverlap(Subgraph subgraph, List<Extent> extents) {
-        extents.sort(Comparator.comparingLong(Extent::offset));
-        for (int i = 0; i < extents.size(); i++) {
-            Extent a = extents.get(i);
-            for (int j = i + 1; j < extents.size() && extents.get(j).offset < a.end; j++) {
-                Extent b = extents.get(j);
-                boolean sameMemory = a.root == b.root;
-                boolean liveTogether = a.first <= b.last && b.first <= a.last;
-                if (!sameMemory && liveTogether) {
-                    throw new InvalidPlanException("subgraph " + subgraph.index() + ": tensors " + a.tensor
-                            + describe(subgraph.tensor(a.tensor)) + " at bytes " + a.offset + ".." + a.end
-                            + ", live at nodes " + a.first + ".." + a.last + ", and " + b.tensor
-                            + describe(subgraph.tensor(b.tensor)) + " at bytes " + b.offset + ".." + b.end
-                            + ", live at nodes " + b.first + ".." + b.last + ", share memory while both live");
+    /** The placed tensors of one arena, in primitive arrays: validation runs in every handover. */
+    private static final class Extents {
+        private final Subgraph subgraph;
+        private final int[] tensor;
+        private final long[] offset;
+        private final long[] end;
+        private final int[] first;
+        private final int[] last;
+        private final int[] root;
+        private int count;
+
+        Extents(Subgraph subgraph, int capacity) {
+            this.subgraph = subgraph;
+            tensor = new int[capacity];
+            offset = new long[capacity];
+            end = new long[capacity];
+            first = new int[capacity];
+            last = new int[capacity];
+            root = new int[capacity];
+        }
+
+        void add(int t, long offset, long end, int first, int last, int root) {
+            tensor[count] = t;
+            this.offset[count] = offset;
+            this.end[count] = end;
+            this.first[count] = first;
+            this.last[count] = last;
+            this.root[count] = root;
+            count++;
+        }
+
+        /**
+         * Sweeps the extents by offset; only pairs that share bytes are compared in time. The order comes from
+         * sorting each offset with its position in the low bits, as one long: a primitive sort, no boxing.
+         */
+        void checkNoOverlap(long arenaBytes) {
+            if (count == 0) {
+                return;
+            }
+            int bits = 64 - Long.numberOfLeadingZeros(count);
+            if (arenaBytes >= 1L << (63 - bits)) {
+                throw new InvalidPlanException("subgraph " + subgraph.index() + ": an arena of " + arenaBytes
+                        + " bytes for " + count + " tensors is beyond what can be validated");
+            }
+            long[] keys = new long[count];
+            for (int i = 0; i < count; i++) {
+                keys[i] = offset[i] << bits | i;
+            }
+            Arrays.sort(keys);
+            int[] byOffset = new int[count];
+            long position = (1L << bits) - 1;
+            for (int i = 0; i < count; i++) {
+                byOffset[i] = (int) (keys[i] & position);
+            }
+            for (int i = 0; i < count; i++) {
+                int a = byOffset[i];
+                for (int j = i + 1; j < count && offset[byOffset[j]] < end[a]; j++) {
+                    int b = byOffset[j];
+                    boolean sameMemory = root[a] == root[b];
+                    boolean liveTogether = first[a] <= last[b] && first[b] <= last[a];
+                    if (!sameMemory && liveTogether) {
+                        throw new InvalidPlanException("subgraph " + subgraph.index() + ": tensors " + describe(a)
+                                + ", and " + describe(b) + ", share memory while both live");
+                    }
                 }
             }
+        }
+
+        private String describe(int i) {
+            return tensor[i] + PlanValidator.describe(subgraph.tensor(tensor[i])) + " at bytes " + offset[i] + ".."
+                    + end[i] + ", live at nodes " + first[i] + ".." + last[i];
         }
     }
 

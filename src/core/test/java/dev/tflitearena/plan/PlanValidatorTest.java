@@ -84,4 +84,14 @@ class PlanValidatorTest {
         Plan twoSubgraphs = new Plan("x", List.of(plan.subgraphs().get(0), plan.subgraphs().get(0)));
         assertTrue(refusal(twoSubgraphs).contains("covers 2 subgraphs, the graph has 1"));
     }
+
+    @Test
+    void anArenaTooLargeToSortIsRefusedByItsSize() {
+        Plan plan = new TflitePlanner().plan(graph());
+        SubgraphPlan sp = plan.subgraphs().get(0);
+        Plan huge = new Plan("huge", List.of(new SubgraphPlan(0, Long.MAX_VALUE / 2, sp.persistentBytes(),
+                sp.placements())));
+        assertEquals("subgraph 0: an arena of " + Long.MAX_VALUE / 2 + " bytes for 5 tensors is beyond what can be"
+                + " validated", refusal(huge));
+    }
 }

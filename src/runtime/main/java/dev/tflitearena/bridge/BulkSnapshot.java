@@ -8,9 +8,11 @@ import org.bytedeco.tensorflowlite.Subgraph;
 import org.bytedeco.tensorflowlite.TfLiteRegistration;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.GetOpNameByRegistration;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.TfLiteTypeGetName;
@@ -27,9 +29,14 @@ import static org.bytedeco.tensorflowlite.global.tensorflowlite.TfLiteTypeGetNam
  * strings: the tensor names and the custom names, in that order
  * </pre>
  * Type and op names come from the presets' own functions, once per distinct type and per distinct builtin code
- * and custom name (each node holds a copy of its registration).
+ * and custom name in the process (each node holds a copy of its registration; one library is loaded).
  */
 final class BulkSnapshot {
+    /** The names by TfLiteType and by builtin code, as far as met; the custom ones by code and name. */
+    private static final AtomicReferenceArray<String> TYPE_NAMES = new AtomicReferenceArray<>(64);
+    private static final AtomicReferenceArray<String> BUILTIN_OP_NAMES = new AtomicReferenceArray<>(512);
+    private static final Map<String, String> CUSTOM_OP_NAMES = new ConcurrentHashMap<>();
+
     /** What one subgraph holds. */
     record Contents(List<Tensor> tensors, List<Node> nodes) {
     }
@@ -57,7 +64,6 @@ final class BulkSnapshot {
     }
 
     private Contents decode() {
-        Map<Integer, String> typeNames = new HashMap<>();
         int tensorCount = ints[intAt++];
         List<Tensor> tensors = new ArrayList<>(tensorCount);
         for (int t = 0; t < tensorCount; t++) {
@@ -68,11 +74,9 @@ final class BulkSnapshot {
             int[] dims = intList();
             long bytes = longs[longAt++];
             longAt++; // the data address: the plan reader's, not the graph's
-            String typeName = typeNames.computeIfAbsent(type, BulkSnapshot::typeName);
             tensors.add(new Tensor(t, name == null ? "" : name, bytes, NativeTensors.allocation(allocation),
-                    variable, typeName, dims));
+                    variable, typeName(type), dims));
         }
-        Map<String, String> opNames = new HashMap<>();
         int planSize = ints[intAt++];
         List<Node> nodes = new ArrayList<>(planSize);
         for (int n = 0; n < planSize; n++) {
@@ -84,9 +88,7 @@ final class BulkSnapshot {
             int[] temporaries = intList();
             int[] intermediates = intList();
             long registration = longs[longAt++];
-            String key = builtinCode + (customName == null ? "" : "/" + customName);
-            String op = opNames.computeIfAbsent(key, k -> opName(registration));
-            nodes.add(new Node(op, inputs, outputs, temporaries, intermediates, inplace));
+            nodes.add(new Node(opName(builtinCode, customName, registration), inputs, outputs, temporaries, intermediates, inplace));
         }
         return new Contents(tensors, nodes);
     }
@@ -111,11 +113,36 @@ final class BulkSnapshot {
     }
 
     private static String typeName(int type) {
+        return cached(TYPE_NAMES, type, () -> typeNameOf(type));
+    }
+
+    /** The cache's entry at {@code index}, made once; an index beyond it is made every time. */
+    private static String cached(AtomicReferenceArray<String> cache, int index, Supplier<String> make) {
+        if (index < 0 || index >= cache.length()) {
+            return make.get();
+        }
+        String value = cache.get(index);
+        if (value == null) {
+            value = make.get();
+            cache.set(index, value);
+        }
+        return value;
+    }
+
+    private static String typeNameOf(int type) {
         BytePointer name = TfLiteTypeGetName(type);
         return name == null || name.isNull() ? null : name.getString();
     }
 
-    private static String opName(long registration) {
+    /** GetOpNameByRegistration reads the builtin code and, for custom and delegate kernels, the custom name. */
+    private static String opName(int builtinCode, String customName, long registration) {
+        if (customName != null) {
+            return CUSTOM_OP_NAMES.computeIfAbsent(builtinCode + "/" + customName, k -> opNameOf(registration));
+        }
+        return cached(BUILTIN_OP_NAMES, builtinCode, () -> opNameOf(registration));
+    }
+
+    private static String opNameOf(long registration) {
         return GetOpNameByRegistration(new TfLiteRegistration(new NativeAddress(registration)));
     }
 }

@@ -89,10 +89,10 @@ public final class JavaArena extends SharedNativeResource {
         return plan.subgraphs().stream().mapToLong(SubgraphPlan::persistentBytes).sum();
     }
 
-    /** Where a placed tensor's memory is, as a native pointer. */
-    BytePointer pointer(int subgraph, Placement placement) {
+    /** Where a placed tensor's memory is, as a native address. */
+    long address(int subgraph, Placement placement) {
         long base = placement.arena() == Arena.RW ? rwBase[subgraph] : persistentBase[subgraph];
-        return buffer.getPointer(base + placement.offset());
+        return buffer.address() + base + placement.offset();
     }
 
     /**

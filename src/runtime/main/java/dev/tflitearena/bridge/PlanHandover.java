@@ -262,15 +262,20 @@ final class PlanHandover {
     /** The tensors a subgraph hands over, each with the address and size of its memory. */
     private record Tensors(int[] tensors, long[] addresses, long[] bytes) {
         static Tensors planned(PlanHandover handover) {
-            List<Placement> placements = handover.arena.plan().subgraphs().get(handover.subgraphIndex).placements()
-                    .stream().filter(handover::handsOver).toList();
-            int count = placements.size();
+            List<Placement> placements = handover.arena.plan().subgraphs().get(handover.subgraphIndex).placements();
+            int count = 0;
+            for (Placement p : placements) {
+                count += handover.handsOver(p) ? 1 : 0;
+            }
             Tensors out = new Tensors(new int[count], new long[count], new long[count]);
-            for (int i = 0; i < count; i++) {
-                Placement p = placements.get(i);
-                out.tensors[i] = p.tensor();
-                out.addresses[i] = handover.arena.pointer(handover.subgraphIndex, p).address();
-                out.bytes[i] = p.bytes();
+            int i = 0;
+            for (Placement p : placements) {
+                if (handover.handsOver(p)) {
+                    out.tensors[i] = p.tensor();
+                    out.addresses[i] = handover.arena.address(handover.subgraphIndex, p);
+                    out.bytes[i] = p.bytes();
+                    i++;
+                }
             }
             return out;
         }
