@@ -105,7 +105,8 @@ public record BenchSummary(List<Row> rows, int unpaired, List<Throughput> throug
                     MedianRatio.median(java.iterations), MedianRatio.of(java.iterations, reference.iterations),
                     reference.iterations.length, java.iterations.length));
         }
-        rows.sort(Comparator.comparing(Row::model).thenComparing(Row::benchmark).thenComparing(Row::variant));
+        rows.sort(Comparator.comparing(Row::model).thenComparing(Row::benchmark).thenComparing(Row::variant)
+                .thenComparing(Row::javaMethod));
         return new BenchSummary(rows, unpaired, throughput(all.stream().filter(r -> r.benchmark.equals(THROUGHPUT))
                 .toList()), djl);
     }
@@ -162,8 +163,12 @@ public record BenchSummary(List<Row> rows, int unpaired, List<Throughput> throug
         out.append("# Java against native\n\n").append(METHOD).append("\n\n");
         rows.stream().map(r -> "- " + r.benchmark + ": `" + r.nativeMethod + "` against `" + r.javaMethod + "`\n")
                 .distinct().forEach(out::append);
+        // A benchmark class with more than one Java method names the method in each row.
+        Map<String, Long> javaMethods = rows.stream().map(r -> List.of(r.benchmark, r.javaMethod)).distinct()
+                .collect(Collectors.groupingBy(key -> key.get(0), Collectors.counting()));
         String model = null;
         for (Row r : rows) {
+            String benchmark = javaMethods.get(r.benchmark) > 1 ? r.benchmark + " `" + r.javaMethod + "`" : r.benchmark;
             if (!r.model.equals(model)) {
                 model = r.model;
                 out.append("\n## ").append(model).append("\n\n")
@@ -172,7 +177,7 @@ public record BenchSummary(List<Row> rows, int unpaired, List<Throughput> throug
                         .append("| --- | --- | ---: | ---: | ---: | ---: | ---: |\n");
             }
             out.append(String.format(Locale.ROOT, "| %s | %s | %s %s | %s %s | %.3f | %.3f–%.3f | %d, %d |%n",
-                    r.benchmark, r.variant, figure(r.nativeMedian), r.unit, figure(r.javaMedian), r.unit,
+                    benchmark, r.variant, figure(r.nativeMedian), r.unit, figure(r.javaMedian), r.unit,
                     r.ratio.ratio(), r.ratio.low(), r.ratio.high(), r.nativeIterations, r.javaIterations));
         }
         if (unpaired > 0) {

@@ -104,4 +104,23 @@ class BenchSummaryTest {
         assertTrue(json.get("throughput").get(0).path("ratio_to_raw").isMissingNode());
         assertEquals("java.lang.UnsatisfiedLinkError: no library", json.get("djl").get(1).get("error").asText());
     }
+
+    @Test
+    void namesTheJavaMethodInEachRowOfABenchmarkThatHasSeveral() throws Exception {
+        String setup = "dev.tflitearena.bench.SetupBenchmark.";
+        String json = "[" + result(setup + "nativeAllocateTensors", "", 100) + ","
+                + result(setup + "javaPlanAndAllocateTensors", ", \"planner\": \"tflite\"", 300) + ","
+                + result(setup + "javaReusedPlanAndAllocateTensors", ", \"planner\": \"tflite\"", 120) + "]";
+        String markdown = BenchSummary.of(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json), List.of())
+                .toMarkdown();
+        assertTrue(markdown.contains("| setup `javaPlanAndAllocateTensors` | planner=tflite | 100.0 us/op | 300.0 us/op"
+                + " | 3.000 |"), markdown);
+        assertTrue(markdown.contains("| setup `javaReusedPlanAndAllocateTensors` | planner=tflite | 100.0 us/op"
+                + " | 120.0 us/op | 1.200 |"), markdown);
+    }
+
+    private static String result(String benchmark, String params, double score) {
+        return "{\"benchmark\": \"" + benchmark + "\", \"params\": {\"model\": \"" + MODEL + "\"" + params + "},"
+                + " \"primaryMetric\": {\"scoreUnit\": \"us/op\", \"rawData\": [[" + score + ", " + score + "]]}}";
+    }
 }

@@ -6,6 +6,7 @@ import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.tensorflowlite.BuiltinOpResolver;
 import org.bytedeco.tensorflowlite.BuiltinOpResolverWithoutDefaultDelegates;
@@ -284,12 +285,21 @@ public final class NativeInterpreter implements AutoCloseable {
         Interpreter live = live();
         long arenaBytes = 0;
         long persistentBytes = 0;
-        try (Subgraph.SubgraphAllocInfo info = new Subgraph.SubgraphAllocInfo()) {
+        // malloc'd, not allocate()d: JavaCPP reads /proc/self/statm for every pointer it registers a
+        // deallocator for, which costs more than the call, and this runs in every handover.
+        Pointer memory = Pointer.malloc(Loader.sizeof(Subgraph.SubgraphAllocInfo.class));
+        if (memory == null || memory.isNull()) {
+            throw new NativeException(model.path() + ": cannot allocate a SubgraphAllocInfo");
+        }
+        try {
+            Subgraph.SubgraphAllocInfo info = new Subgraph.SubgraphAllocInfo(memory);
             for (int s = 0; s < live.subgraphs_size(); s++) {
                 live.subgraph(s).GetMemoryAllocInfo(info);
                 arenaBytes += info.arena_size();
                 persistentBytes += info.arena_persist_size();
             }
+        } finally {
+            Pointer.free(memory);
         }
         return new MemoryInfo(arenaBytes, persistentBytes);
     }
