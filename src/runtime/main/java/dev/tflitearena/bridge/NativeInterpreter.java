@@ -8,8 +8,6 @@ import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
-import org.bytedeco.tensorflowlite.BuiltinOpResolver;
-import org.bytedeco.tensorflowlite.BuiltinOpResolverWithoutDefaultDelegates;
 import org.bytedeco.tensorflowlite.FlatBufferModel;
 import org.bytedeco.tensorflowlite.Interpreter;
 import org.bytedeco.tensorflowlite.InterpreterBuilder;
@@ -23,7 +21,8 @@ import java.util.List;
 
 /**
  * A native TFLite interpreter over a {@link NativeModel}, with the op resolver and options of its
- * {@link InterpreterSettings}. It owns its native objects and frees them on {@link #close()}.
+ * {@link InterpreterSettings}. It owns its native objects and frees them on {@link #close()}; the op resolver
+ * is the model's, shared by all its interpreters.
  */
 public final class NativeInterpreter implements AutoCloseable {
 
@@ -55,8 +54,7 @@ public final class NativeInterpreter implements AutoCloseable {
     public static NativeInterpreter build(NativeModel model, InterpreterSettings settings) {
         model.retain();
         FlatBufferModel flatBuffer = model.flatBuffer();
-        OpResolver resolver = settings.defaultXnnpackDelegate() ? new BuiltinOpResolver()
-                : new BuiltinOpResolverWithoutDefaultDelegates();
+        OpResolver resolver = model.resolver(settings.defaultXnnpackDelegate());
         InterpreterOptions options = new InterpreterOptions();
         options.SetPreserveAllTensors(settings.preserveAllTensors());
         Interpreter interpreter = new Interpreter((Pointer) null);
@@ -334,7 +332,6 @@ public final class NativeInterpreter implements AutoCloseable {
         if (delegate != null) {
             delegate.close();
         }
-        resolver.close();
         options.close();
         model.release();
         if (arena != null) {

@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,5 +45,32 @@ class NativeModelTest {
         interpreter.close();
         assertThrows(IllegalStateException.class, () -> NativeInterpreter.build(model, InterpreterSettings.DEFAULT));
         assertThrows(IllegalStateException.class, () -> interpreter.allocateTensors());
+    }
+
+    @Test
+    void itsInterpretersShareOneOpResolverThatOutlivesEachOfThem() {
+        try (NativeModel model = NativeModel.load(TestModels.named("face_detection_short_range.tflite"))) {
+            for (InterpreterSettings settings : List.of(InterpreterSettings.DEFAULT,
+                    InterpreterSettings.DEFAULT.withXnnpack(true))) {
+                assertSame(model.resolver(settings.defaultXnnpackDelegate()),
+                        model.resolver(settings.defaultXnnpackDelegate()));
+                NativeInterpreter first = NativeInterpreter.build(model, settings);
+                NativeInterpreter second = NativeInterpreter.build(model, settings);
+                first.allocateTensors();
+                first.invoke();
+                first.close();
+                assertDoesNotThrow(() -> {
+                    second.allocateTensors();
+                    second.invoke();
+                });
+                second.close();
+                try (NativeInterpreter third = NativeInterpreter.build(model, settings)) {
+                    assertDoesNotThrow(() -> {
+                        third.allocateTensors();
+                        third.invoke();
+                    });
+                }
+            }
+        }
     }
 }
