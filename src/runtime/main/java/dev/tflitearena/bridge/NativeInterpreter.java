@@ -70,9 +70,6 @@ public final class NativeInterpreter implements AutoCloseable {
                 throw new NativeException(model.path() + ": InterpreterBuilder produced no interpreter");
             }
             built.refuseUnresolvedCustomOps();
-            if (settings.xnnpackOptions() != null) {
-                built.delegate = XnnpackDelegate.apply(interpreter, settings.xnnpackOptions(), model.path().toString());
-            }
             return built;
         } catch (RuntimeException e) {
             built.close();
@@ -109,9 +106,20 @@ public final class NativeInterpreter implements AutoCloseable {
 
     /** Prepares every op and lets the native planner place the tensors. */
     public void allocateTensors() {
+        applyXnnpackDelegate();
         String what = model.path() + ": AllocateTensors";
         TfLiteStatus.check(TfLiteStatus.call(live()::AllocateTensors, what), what);
         allocated = true;
+    }
+
+    /**
+     * At the first allocation, as TFLite applies its own default delegate: XNNPACK before 2.20 marks the graph
+     * immutable, so the handover node and resized inputs must be in place before it takes the graph over.
+     */
+    private void applyXnnpackDelegate() {
+        if (settings.xnnpackOptions() != null && delegate == null && !allocated) {
+            delegate = XnnpackDelegate.apply(live(), settings.xnnpackOptions(), model.path().toString());
+        }
     }
 
     /**
@@ -153,6 +161,7 @@ public final class NativeInterpreter implements AutoCloseable {
             warmUp = sharedConstants.warmUp();
         }
         handovers = PlanHandover.install(live, javaArena, warmUp);
+        applyXnnpackDelegate();
         String what = model.path() + (javaArena == null ? ": AllocateTensors with shared constants"
                 : ": AllocateTensors with the Java plan");
         int status = TfLiteStatus.call(live::AllocateTensors, what);
