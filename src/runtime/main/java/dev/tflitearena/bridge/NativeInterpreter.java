@@ -39,6 +39,8 @@ public final class NativeInterpreter implements AutoCloseable {
     private SharedConstants.WarmUp warmUp;
     private PlanHandover[] handovers = new PlanHandover[0];
     private XnnpackDelegate delegate;
+    /** The delegate's weights cache, held from the build on, so that closing it meanwhile keeps it alive. */
+    private XnnpackWeightsCache weightsCache;
     private boolean closed;
 
     private NativeInterpreter(NativeModel model, InterpreterSettings settings, OpResolver resolver,
@@ -61,6 +63,10 @@ public final class NativeInterpreter implements AutoCloseable {
         Interpreter interpreter = new Interpreter((Pointer) null);
         NativeInterpreter built = new NativeInterpreter(model, settings, resolver, options, interpreter);
         try (InterpreterBuilder builder = new InterpreterBuilder(flatBuffer, resolver, options)) {
+            if (settings.xnnpackOptions() != null && settings.xnnpackOptions().weightsCache() != null) {
+                settings.xnnpackOptions().weightsCache().retain();
+                built.weightsCache = settings.xnnpackOptions().weightsCache();
+            }
             if (settings.threads() != InterpreterSettings.DEFAULT_THREADS) {
                 TfLiteStatus.check(builder.SetNumThreads(settings.threads()), model.path() + ": SetNumThreads");
             }
@@ -332,6 +338,9 @@ public final class NativeInterpreter implements AutoCloseable {
         interpreter.close();
         if (delegate != null) {
             delegate.close();
+        }
+        if (weightsCache != null) {
+            weightsCache.release();
         }
         resolver.close();
         options.close();
