@@ -2,7 +2,8 @@
 // exports but the Java presets do not map. TfLiteXNNPackDelegateOptions comes with no header on any
 // registry and has changed between releases, so the fields this file writes are declared per release from
 // that release's tensorflow/lite/delegates/xnnpack/xnnpack_delegate.h and picked by TfLiteVersion(); every
-// other field keeps the release's own default. Each delegate is checked to have taken the flags it was given.
+// other field keeps the release's own default. Where the release exports TfLiteXNNPackDelegateGetFlags
+// (every release here but 2.12), each delegate is checked to have taken the flags it was given.
 #include <jni.h>
 
 #include <cstdint>
@@ -20,14 +21,18 @@ struct OptionsBuffer {
   alignas(16) unsigned char bytes[512];
 };
 
-// TFLite 2.12 to 2.19: num_threads, flags, weights_cache lead the struct.
+// TFLite 2.12 to 2.19: num_threads, flags, weights_cache lead the struct; handle_variable_ops follows (24
+// bytes in all), and 2.18 and 2.19 add weight_cache_file_path (32 bytes). The flags QS8 0x1, QU8 0x2 and
+// FORCE_FP16 0x4 are in every release; the default options' flags are 0 up to 2.19.
 struct OptionsUpTo2_19 {
   int32_t num_threads;
   uint32_t flags;
   void* weights_cache;
 };
 
-// TFLite 2.20: runtime_flags (XNNPACK's own) comes between num_threads and flags.
+// TFLite 2.20: runtime_flags (XNNPACK's own) comes between num_threads and flags; handle_variable_ops,
+// weight_cache_file_path, weight_cache_file_descriptor and weight_cache_provider follow (56 bytes). The
+// default options' flags are QS8 | QU8.
 struct Options2_20 {
   int32_t num_threads;
   uint32_t runtime_flags;
@@ -38,7 +43,8 @@ struct Options2_20 {
 }  // namespace
 
 // Weak: a release whose library lacks one still loads the native layer (and links with --no-undefined);
-// the functions below refuse, naming what is missing, instead of the process dying at the call.
+// the functions below refuse, naming what is missing, instead of the process dying at the call. 2.12 has
+// every one but TfLiteXNNPackDelegateGetFlags, which only the check of the flags needs.
 extern "C" {
 const char* TfLiteVersion(void);
 #pragma weak TfLiteXNNPackDelegateOptionsDefault
@@ -65,6 +71,45 @@ void throw_state(JNIEnv* env, const char* message) {
   env->ThrowNew(env->FindClass("java/lang/IllegalStateException"), message);
 }
 
+// "... (TFLite 2.12.0)": every refusal names the release it comes from.
+void throw_for_release(JNIEnv* env, const char* message) {
+  char text[512];
+  std::snprintf(text, sizeof text, "%s (TFLite %s)", message, TfLiteVersion());
+  throw_state(env, text);
+}
+
+bool exported(JNIEnv* env) {
+  if (TfLiteXNNPackDelegateOptionsDefault && TfLiteXNNPackDelegateCreate && TfLiteXNNPackDelegateDelete &&
+      TfLiteXNNPackDelegateWeightsCacheCreate && TfLiteXNNPackDelegateWeightsCacheFinalizeSoft &&
+      TfLiteXNNPackDelegateWeightsCacheFinalizeHard && TfLiteXNNPackDelegateWeightsCacheDelete) {
+    return true;
+  }
+  throw_for_release(env, "this TFLite library does not export every XNNPACK function the options need "
+                         "(TfLiteXNNPackDelegateOptionsDefault, ...Create, ...Delete, ...WeightsCache*)");
+  return false;
+}
+
+enum class Layout { kUnknown, kUpTo2_19, k2_20 };
+
+// The layout of the running release, by TfLiteVersion() ("2.12.0" -> 2.12 to 2.19).
+Layout layout() {
+  int major = 0, minor = 0;
+  const char* version = TfLiteVersion();
+  if (version == nullptr || std::sscanf(version, "%d.%d", &major, &minor) != 2 || major != 2) {
+    return Layout::kUnknown;
+  }
+  if (minor >= 12 && minor <= 19) return Layout::kUpTo2_19;
+  if (minor == 20) return Layout::k2_20;
+  return Layout::kUnknown;
+}
+
+bool known(JNIEnv* env, Layout layout) {
+  if (layout != Layout::kUnknown) return true;
+  throw_for_release(env, "no TfLiteXNNPackDelegateOptions layout is declared for this TFLite release "
+                         "(native/xnnpack.cc knows 2.12 to 2.20)");
+  return false;
+}
+
 template <typename Options>
 void set(OptionsBuffer& buffer, jint threads, jint flags, void* cache) {
   Options options;
@@ -75,23 +120,11 @@ void set(OptionsBuffer& buffer, jint threads, jint flags, void* cache) {
   std::memcpy(buffer.bytes, &options, sizeof options);
 }
 
-bool exported(JNIEnv* env) {
-  if (TfLiteXNNPackDelegateOptionsDefault && TfLiteXNNPackDelegateCreate && TfLiteXNNPackDelegateDelete &&
-      TfLiteXNNPackDelegateGetFlags && TfLiteXNNPackDelegateWeightsCacheCreate &&
-      TfLiteXNNPackDelegateWeightsCacheFinalizeSoft && TfLiteXNNPackDelegateWeightsCacheFinalizeHard &&
-      TfLiteXNNPackDelegateWeightsCacheDelete) {
-    return true;
-  }
-  throw_state(env, "this TFLite library does not export every XNNPACK function the options need "
-                   "(TfLiteXNNPackDelegateCreate, ...GetFlags, ...WeightsCache*)");
-  return false;
-}
-
-// "2.12.0" -> 212; 0 when unreadable.
-int release_of(const char* version) {
-  int major = 0, minor = 0;
-  if (version == nullptr || std::sscanf(version, "%d.%d", &major, &minor) != 2) return 0;
-  return major * 100 + minor;
+template <typename Options>
+jint flags_of(const OptionsBuffer& buffer) {
+  Options options;
+  std::memcpy(&options, buffer.bytes, sizeof options);
+  return static_cast<jint>(options.flags);
 }
 
 }  // namespace
@@ -99,28 +132,24 @@ int release_of(const char* version) {
 extern "C" JNIEXPORT jlong JNICALL
 Java_dev_tflitearena_nativelayer_XnnpackFunctions_create(JNIEnv* env, jclass, jint threads, jint flags,
                                                          jlong cache) {
-  if (!exported(env)) return 0;
-  int release = release_of(TfLiteVersion());
+  Layout release = layout();
+  if (!exported(env) || !known(env, release)) return 0;
   OptionsBuffer buffer = TfLiteXNNPackDelegateOptionsDefault();
   void* weights_cache = reinterpret_cast<void*>(static_cast<intptr_t>(cache));
-  if (release >= 212 && release <= 219) {
+  if (release == Layout::kUpTo2_19) {
     set<OptionsUpTo2_19>(buffer, threads, flags, weights_cache);
-  } else if (release == 220) {
-    set<Options2_20>(buffer, threads, flags, weights_cache);
   } else {
-    throw_state(env, "no TfLiteXNNPackDelegateOptions layout is declared for this TFLite release "
-                     "(native/xnnpack.cc knows 2.12 to 2.20)");
-    return 0;
+    set<Options2_20>(buffer, threads, flags, weights_cache);
   }
   TfLiteDelegate* delegate = TfLiteXNNPackDelegateCreate(buffer.bytes);
   if (delegate == nullptr) {
-    throw_state(env, "TfLiteXNNPackDelegateCreate returned no delegate");
+    throw_for_release(env, "TfLiteXNNPackDelegateCreate returned no delegate");
     return 0;
   }
-  if (TfLiteXNNPackDelegateGetFlags(delegate) != flags) {
+  if (TfLiteXNNPackDelegateGetFlags && TfLiteXNNPackDelegateGetFlags(delegate) != flags) {
     TfLiteXNNPackDelegateDelete(delegate);
-    throw_state(env, "the XNNPACK delegate did not take the flags it was given: the options layout declared "
-                     "for this TFLite release is wrong");
+    throw_for_release(env, "the XNNPACK delegate did not take the flags it was given: the options layout "
+                           "declared for this TFLite release is wrong");
     return 0;
   }
   return static_cast<jlong>(reinterpret_cast<intptr_t>(delegate));
@@ -128,14 +157,10 @@ Java_dev_tflitearena_nativelayer_XnnpackFunctions_create(JNIEnv* env, jclass, ji
 
 extern "C" JNIEXPORT jint JNICALL
 Java_dev_tflitearena_nativelayer_XnnpackFunctions_defaultFlags0(JNIEnv* env, jclass) {
-  if (!exported(env)) return 0;
-  // A delegate of the release's default options tells its flags, whatever the layout.
+  Layout release = layout();
+  if (!exported(env) || !known(env, release)) return 0;
   OptionsBuffer buffer = TfLiteXNNPackDelegateOptionsDefault();
-  TfLiteDelegate* delegate = TfLiteXNNPackDelegateCreate(buffer.bytes);
-  if (delegate == nullptr) return 0;
-  int flags = TfLiteXNNPackDelegateGetFlags(delegate);
-  TfLiteXNNPackDelegateDelete(delegate);
-  return flags;
+  return release == Layout::kUpTo2_19 ? flags_of<OptionsUpTo2_19>(buffer) : flags_of<Options2_20>(buffer);
 }
 
 extern "C" JNIEXPORT void JNICALL

@@ -39,6 +39,8 @@ public final class NativeInterpreter implements AutoCloseable {
     private SharedConstants.WarmUp warmUp;
     private PlanHandover[] handovers = new PlanHandover[0];
     private XnnpackDelegate delegate;
+    /** The delegate's weights cache, held from the build on, so that closing it meanwhile keeps it alive. */
+    private XnnpackWeightsCache weightsCache;
     private boolean closed;
 
     private NativeInterpreter(NativeModel model, InterpreterSettings settings, OpResolver resolver,
@@ -60,6 +62,10 @@ public final class NativeInterpreter implements AutoCloseable {
         Interpreter interpreter = new Interpreter((Pointer) null);
         NativeInterpreter built = new NativeInterpreter(model, settings, resolver, options, interpreter);
         try (InterpreterBuilder builder = new InterpreterBuilder(flatBuffer, resolver, options)) {
+            if (settings.xnnpackOptions() != null && settings.xnnpackOptions().weightsCache() != null) {
+                settings.xnnpackOptions().weightsCache().retain();
+                built.weightsCache = settings.xnnpackOptions().weightsCache();
+            }
             if (settings.threads() != InterpreterSettings.DEFAULT_THREADS) {
                 TfLiteStatus.check(builder.SetNumThreads(settings.threads()), model.path() + ": SetNumThreads");
             }
@@ -69,9 +75,6 @@ public final class NativeInterpreter implements AutoCloseable {
                 throw new NativeException(model.path() + ": InterpreterBuilder produced no interpreter");
             }
             built.refuseUnresolvedCustomOps();
-            if (settings.xnnpackOptions() != null) {
-                built.delegate = XnnpackDelegate.apply(interpreter, settings.xnnpackOptions(), model.path().toString());
-            }
             return built;
         } catch (RuntimeException e) {
             built.close();
@@ -108,9 +111,20 @@ public final class NativeInterpreter implements AutoCloseable {
 
     /** Prepares every op and lets the native planner place the tensors. */
     public void allocateTensors() {
+        applyXnnpackDelegate();
         String what = model.path() + ": AllocateTensors";
         TfLiteStatus.check(TfLiteStatus.call(live()::AllocateTensors, what), what);
         allocated = true;
+    }
+
+    /**
+     * At the first allocation, as TFLite applies its own default delegate: XNNPACK before 2.20 marks the graph
+     * immutable, so the handover node and resized inputs must be in place before it takes the graph over.
+     */
+    private void applyXnnpackDelegate() {
+        if (settings.xnnpackOptions() != null && delegate == null && !allocated) {
+            delegate = XnnpackDelegate.apply(live(), settings.xnnpackOptions(), model.path().toString());
+        }
     }
 
     /**
@@ -152,6 +166,7 @@ public final class NativeInterpreter implements AutoCloseable {
             warmUp = sharedConstants.warmUp();
         }
         handovers = PlanHandover.install(live, javaArena, warmUp);
+        applyXnnpackDelegate();
         String what = model.path() + (javaArena == null ? ": AllocateTensors with shared constants"
                 : ": AllocateTensors with the Java plan");
         int status = TfLiteStatus.call(live::AllocateTensors, what);
@@ -331,6 +346,9 @@ public final class NativeInterpreter implements AutoCloseable {
         interpreter.close();
         if (delegate != null) {
             delegate.close();
+        }
+        if (weightsCache != null) {
+            weightsCache.release();
         }
         options.close();
         model.release();

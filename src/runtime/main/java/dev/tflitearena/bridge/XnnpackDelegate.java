@@ -4,34 +4,29 @@ import dev.tflitearena.nativelayer.XnnpackFunctions;
 import org.bytedeco.tensorflowlite.Interpreter;
 import org.bytedeco.tensorflowlite.TfLiteDelegate;
 
-/** An XNNPACK delegate of {@link XnnpackOptions}, applied to one interpreter, which it must outlive. */
+/**
+ * An XNNPACK delegate of {@link XnnpackOptions}, applied to one interpreter, which it must outlive. Its weights
+ * cache, if any, is held by that interpreter ({@link NativeInterpreter}) from its build until after this closes.
+ */
 final class XnnpackDelegate implements AutoCloseable {
     private final long address;
-    private final XnnpackWeightsCache cache;
 
-    private XnnpackDelegate(long address, XnnpackWeightsCache cache) {
+    private XnnpackDelegate(long address) {
         this.address = address;
-        this.cache = cache;
     }
 
     /** Creates the delegate and lets it take over the interpreter's graph (ModifyGraphWithDelegate). */
     static XnnpackDelegate apply(Interpreter interpreter, XnnpackOptions options, String what) {
         XnnpackWeightsCache cache = options.weightsCache();
-        if (cache != null) {
-            cache.retain();
-        }
         long address;
         try {
             int flags = options.flags() == XnnpackOptions.DEFAULT_FLAGS ? XnnpackFunctions.defaultFlags()
                     : options.flags();
             address = XnnpackFunctions.createDelegate(options.threads(), flags, cache == null ? 0 : cache.address());
         } catch (RuntimeException e) {
-            if (cache != null) {
-                cache.release();
-            }
             throw new NativeException(what + ": " + e.getMessage());
         }
-        XnnpackDelegate delegate = new XnnpackDelegate(address, cache);
+        XnnpackDelegate delegate = new XnnpackDelegate(address);
         try {
             String call = what + ": ModifyGraphWithDelegate (" + options + ")";
             TfLiteStatus.check(TfLiteStatus.call(() -> interpreter.ModifyGraphWithDelegate(
@@ -49,8 +44,5 @@ final class XnnpackDelegate implements AutoCloseable {
     @Override
     public void close() {
         XnnpackFunctions.deleteDelegate(address);
-        if (cache != null) {
-            cache.release();
-        }
     }
 }

@@ -15,6 +15,8 @@ import java.nio.file.StandardCopyOption;
  * It is usable only once every struct layout it relies on has matched the presets' view of the TFLite release
  * on the class path ({@link StructLayout}); otherwise {@link #available()} is false and {@link #unavailableReason()}
  * says why (no build for this platform, or which field differs), and callers keep their per-field path.
+ * XNNPACK's functions (native/xnnpack.cc) read none of those structs, so they need the library loaded only
+ * ({@link #requireLoaded}): on a release whose layout is refused (2.12) they still work.
  */
 public final class NativeLayer {
     static final String LIBRARY = "jnitflitearena";
@@ -42,6 +44,13 @@ public final class NativeLayer {
         }
         System.out.println("native layer " + System.mapLibraryName(LIBRARY) + " for " + Loader.getPlatform()
                 + ", its layouts matching TFLite " + linkedVersion());
+    }
+
+    /** Fails with the reason when the library does not load; its layout may still be refused. */
+    public static void requireLoaded(String what) {
+        if (Loaded.FAILURE != null) {
+            throw new IllegalStateException(what + " needs the native layer: " + Loaded.FAILURE);
+        }
     }
 
     /** Fails with the reason when the native layer is not in use. */

@@ -3,6 +3,7 @@ package dev.tflitearena.nativelayer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,8 +17,9 @@ import java.util.Map;
 public record StructLayout(Map<String, Long> entries) {
     private static final String PRESETS_PACKAGE = "org.bytedeco.tensorflowlite.";
 
+    /** Keeps the order of {@code entries}: {@link #check} names the first that differs, the same on every run. */
     public StructLayout {
-        entries = Map.copyOf(entries);
+        entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));
     }
 
     /** A refused layout: its message names the field. */

@@ -11,16 +11,17 @@ public final class XnnpackFunctions {
 
     /**
      * A delegate of {@code threads} threads and {@code flags} (TFLITE_XNNPACK_DELEGATE_FLAG_*), packing its
-     * weights into the cache at {@code cache} (0: none); fails when the delegate did not take the flags.
+     * weights into the cache at {@code cache} (0: none); fails when the delegate did not take the flags
+     * (where the release tells a delegate's flags: all but 2.12).
      */
     public static long createDelegate(int threads, int flags, long cache) {
-        NativeLayer.require("an XNNPACK delegate with options");
+        NativeLayer.requireLoaded("an XNNPACK delegate with options");
         return create(threads, flags, cache);
     }
 
     /** The flags of the release's default options ({@code TfLiteXNNPackDelegateOptionsDefault()}). */
     public static int defaultFlags() {
-        NativeLayer.require("an XNNPACK delegate with options");
+        NativeLayer.requireLoaded("an XNNPACK delegate with options");
         return defaultFlags0();
     }
 
@@ -29,7 +30,7 @@ public final class XnnpackFunctions {
     }
 
     public static long createWeightsCache() {
-        NativeLayer.require("an XNNPACK weights cache");
+        NativeLayer.requireLoaded("an XNNPACK weights cache");
         return cacheCreate();
     }
 

@@ -1,6 +1,7 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.models.SampleModels;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,8 +56,8 @@ class XnnpackOptionsTest {
             long before = threadsOfThisProcess();
             long during;
             try (NativeInterpreter interpreter = NativeInterpreter.build(model, settings)) {
+                interpreter.allocateTensors(); // applies the delegate
                 during = threadsOfThisProcess();
-                interpreter.allocateTensors();
                 interpreter.invoke();
             }
             long after = threadsOfThisProcessSettlingTo(during - 3);
@@ -79,6 +81,28 @@ class XnnpackOptionsTest {
                 DifferentialRun.Result run = DifferentialRun.run(model, settings, new TflitePlanner(), 2, 1, true);
                 assertTrue(run.outputsIdentical(), run::firstDifference);
             }
+        }
+    }
+
+    /** Whether the XNNPACK delegate of {@code flags} takes the int8 graph's CONV_2D over. */
+    private static boolean delegatesTheInt8Convolution(NativeModel model, int flags) {
+        InterpreterSettings settings = InterpreterSettings.DEFAULT.withXnnpackOptions(
+                XnnpackOptions.threads(1).withFlags(flags));
+        try (NativeInterpreter interpreter = NativeInterpreter.build(model, settings)) {
+            interpreter.allocateTensors();
+            return interpreter.snapshot().subgraphs().get(0).nodes().stream().noneMatch(n -> n.op().equals("CONV_2D"));
+        }
+    }
+
+    /**
+     * The flags field by behaviour, on every release (2.12 cannot report a delegate's flags): only with
+     * FLAG_QS8 does XNNPACK take the signed 8-bit convolution.
+     */
+    @Test
+    void theQs8FlagTakesEffect() {
+        try (NativeModel model = NativeModel.fromBytes(SampleModels.int8ConvNet(), "int8_convnet")) {
+            assertFalse(delegatesTheInt8Convolution(model, 0), "flags 0 delegates the int8 CONV_2D");
+            assertTrue(delegatesTheInt8Convolution(model, XnnpackOptions.FLAG_QS8), "FLAG_QS8 leaves the int8 CONV_2D");
         }
     }
 
