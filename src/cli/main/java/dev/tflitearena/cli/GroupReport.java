@@ -25,9 +25,9 @@ final class GroupReport {
         ObjectNode root = Json.object();
         root.put("planner", plan.planner());
         root.put("arena_bytes", plan.arenaBytes());
-        root.put("shared_bytes", plan.sharedBytes());
-        root.put("largest_alone_bytes", plan.largestAloneBytes());
-        root.put("sum_alone_bytes", plan.sumAloneBytes());
+        root.put("shared_arena_bytes", plan.sharedBytes());
+        root.put("largest_alone_arena_bytes", plan.largestAloneBytes());
+        root.put("sum_alone_arena_bytes", plan.sumAloneBytes());
         root.put("ratio_to_largest", ratioToLargest(plan));
         root.put("optimal_proven", plan.provenOptimal());
         ArrayNode list = root.putArray("models");

@@ -38,9 +38,11 @@ class GroupCommandsTest {
         }
         long arena = json.get("arena_bytes").asLong();
         assertTrue(arena <= 1.05 * largest, arena + " against the largest alone " + largest);
-        assertEquals(largest, json.get("largest_alone_bytes").asLong());
-        assertEquals(sum, json.get("sum_alone_bytes").asLong());
+        assertEquals(largest, json.get("largest_alone_arena_bytes").asLong());
+        assertEquals(sum, json.get("sum_alone_arena_bytes").asLong());
         assertEquals("tflite", json.get("planner").asText());
+        ArenaFields.assertNamed(json, "arena_bytes", "shared_arena_bytes", "largest_alone_arena_bytes",
+                "sum_alone_arena_bytes", "persistent_bytes");
     }
 
     @Test
@@ -59,6 +61,8 @@ class GroupCommandsTest {
         assertEquals(0, r.status(), r.err());
         JsonNode json = r.json();
         assertTrue(json.get("outputs_identical").asBoolean());
+        ArenaFields.assertNamed(json, "arena_bytes", "shared_arena_bytes", "largest_alone_arena_bytes",
+                "sum_alone_arena_bytes", "persistent_bytes");
         assertEquals(2, json.get("models").size());
         assertEquals(json.get("models").get(0).get("arena_bytes").asLong(), json.get("arena_bytes").asLong());
     }
