@@ -1,12 +1,19 @@
 package dev.tflitearena.session;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.bridge.SeededInputs;
+import dev.tflitearena.models.SampleModels;
 import dev.tflitearena.plan.group.GroupPlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,7 +45,24 @@ class ArenaGroupTest {
     }
 
     private static Object[] inputs(List<TensorInfo> inputs, long seed) {
-        return inputs.stream().map(i -> SessionTest.randomInput(i, seed + i.index())).toArray();
+        return inputs.stream().map(i -> {
+            byte[] data = SeededInputs.of(i.index(), i.bytes(), i.type(), seed);
+            return ByteBuffer.allocateDirect(data.length).order(ByteOrder.nativeOrder()).put(data).flip();
+        }).toArray();
+    }
+
+    /** Runs the models in this order on the group and each on its session alone, output by output the same. */
+    private static void assertSameAsAlone(ArenaGroup group, List<Session> alone, int... order) {
+        for (int run = 0; run < order.length; run++) {
+            int m = order[run];
+            Object[] values = inputs(group.inputs(m), run * 10L);
+            Outputs expected = alone.get(m).run(values);
+            Outputs actual = group.run(m, values);
+            for (int o = 0; o < group.outputs(m).size(); o++) {
+                assertArrayEquals(bytes(expected, o), bytes(actual, o), "run " + run + ", model " + m
+                        + ", output " + o);
+            }
+        }
     }
 
     @Test
@@ -50,22 +74,35 @@ class ArenaGroupTest {
                     group.arenaBytes() + " bytes against " + plan.largestAloneBytes() + " for the largest alone");
             assertTrue(group.arenaBytes() < plan.sumAloneBytes());
             // The pipeline's order, then another: each run only needs its own inputs.
-            int[] order = {0, 1, 2, 2, 0, 1};
-            for (int run = 0; run < order.length; run++) {
-                int m = order[run];
-                Object[] values = inputs(group.inputs(m), run * 10L);
-                Outputs expected = alone.get(m).run(values);
-                Outputs actual = group.run(m, values);
-                for (int o = 0; o < group.outputs(m).size(); o++) {
-                    assertArrayEquals(bytes(expected, o), bytes(actual, o), "run " + run + ", model " + m
-                            + ", output " + o);
-                }
-            }
+            assertSameAsAlone(group, alone, 0, 1, 2, 2, 0, 1);
             for (int m = 0; m < MODELS.size(); m++) {
                 assertEquals(alone.get(m).persistentArenaBytes(), group.persistentArenaBytes(m));
             }
         } finally {
             alone.forEach(Session::close);
+        }
+    }
+
+    /**
+     * SVDF keeps its state in variables across runs (persistent, so per model) and the WHILE loop's body and
+     * condition are subgraphs of their own beside the shared region: both come out as alone, run after run.
+     */
+    @Test
+    void statefulAndControlFlowModelsKeepTheirOwnMemory(@TempDir Path temp) throws IOException {
+        List<TfLiteModel> models = new ArrayList<>();
+        for (String name : List.of("svdf_state", "while_loop")) {
+            Path file = temp.resolve(name + ".tflite");
+            Files.write(file, SampleModels.all().get(name).get());
+            models.add(TfLiteModel.load(file));
+        }
+        models.add(TfLiteModel.load(TestModels.named(PIPELINE.get(0))));
+        List<Session> alone = models.stream().map(m -> m.newSession(SessionOptions.DEFAULT)).toList();
+        try (ArenaGroup group = ArenaGroup.of(models, SessionOptions.DEFAULT.withPlanner("best-of"))) {
+            assertEquals(3, group.plan().models().get(1).subgraphs().size());
+            assertSameAsAlone(group, alone, 0, 1, 2, 0, 0, 2, 1, 0);
+        } finally {
+            alone.forEach(Session::close);
+            models.forEach(TfLiteModel::close);
         }
     }
 
