@@ -43,6 +43,9 @@ final class RunGroupCommand implements Callable<Integer> {
             description = "Seed of the input data; round i uses S + i (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--xnnpack", description = "Delegate float graphs to XNNPACK, in the group and alone.")
+    boolean xnnpack;
+
     @Mixin
     Output output;
 
@@ -54,15 +57,15 @@ final class RunGroupCommand implements Callable<Integer> {
         if (invokes < 1) {
             throw new IllegalArgumentException("--invokes must be at least 1, got " + invokes);
         }
-        SessionOptions options = SessionOptions.DEFAULT.withPlanner(planner);
+        SessionOptions reference = SessionOptions.DEFAULT.withXnnpack(xnnpack);
         List<TfLiteModel> loaded = new ArrayList<>();
         List<Session> alone = new ArrayList<>();
         try {
             for (Path model : models) {
                 loaded.add(TfLiteModel.load(model));
-                alone.add(loaded.get(loaded.size() - 1).newSession(SessionOptions.DEFAULT));
+                alone.add(loaded.get(loaded.size() - 1).newSession(reference));
             }
-            try (ArenaGroup group = ArenaGroup.of(loaded, options)) {
+            try (ArenaGroup group = ArenaGroup.of(loaded, reference.withPlanner(planner))) {
                 Result result = compare(group, alone);
                 output.print(() -> toJson(result), out -> printText(out, result));
                 return result.firstDifference() == null ? 0 : CompareCommand.EXIT_DIFFERENT;

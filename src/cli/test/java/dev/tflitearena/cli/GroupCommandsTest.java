@@ -55,6 +55,13 @@ class GroupCommandsTest {
     }
 
     @Test
+    void runGroupWithXnnpackGivesTheOutputsOfEachModelAloneWithXnnpack() throws IOException {
+        Cli.Result r = Cli.run(command("run-group", PIPELINE.subList(0, 2), "--xnnpack", "--invokes", "1", "--json"));
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.json().get("outputs_identical").asBoolean());
+    }
+
+    @Test
     void aModelGivenTwiceRunsTwice() throws IOException {
         Cli.Result r = Cli.run(command("run-group", List.of(PIPELINE.get(0), PIPELINE.get(0)), "--json",
                 "--planner", "greedy-by-size", "--invokes", "1"));

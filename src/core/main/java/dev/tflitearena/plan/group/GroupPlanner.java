@@ -26,8 +26,8 @@ import java.util.List;
  * lifetimes, so a placer puts one model's activations on another's bytes. The exception is a model's rw
  * variables, which must keep their values from one run to the next: they live the whole timeline. A
  * model's outputs therefore stay valid until the next model of the group runs (its first act, writing its
- * inputs, may overwrite them), and so do its inputs; a model run twice in a row sees nothing of the
- * other's. Persistent arenas and the other subgraphs (control flow bodies) stay per model, planned alone.
+ * inputs, may overwrite them), and so do its inputs; no run reads what another model left, since each
+ * writes every input it reads. Persistent arenas and the other subgraphs (control flow bodies) stay per model, planned alone.
  */
 public final class GroupPlanner {
     private GroupPlanner() {
