@@ -29,7 +29,8 @@ import java.util.function.Supplier;
         subcommands = {DemoCommand.class, PlanCommand.class, CompareCommand.class, RunCommand.class,
                 ComparePlannersCommand.class, ReportCommand.class, SnapshotCommand.class, InspectCommand.class,
                 BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
-                RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class})
+                RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class, PlanGroupCommand.class,
+                RunGroupCommand.class})
 public final class Main {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;

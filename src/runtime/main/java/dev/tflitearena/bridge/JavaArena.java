@@ -6,13 +6,19 @@ import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanValidator;
 import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.group.GroupPlan;
+import dev.tflitearena.plan.group.GroupPlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The Java arena: one Java-owned native buffer holding a validated plan. Each subgraph gets a region for its
  * rw arena, then one for its persistent arena, each starting on a 64-byte boundary, as TFLite requires of a
- * custom allocation. Interpreters that point into it keep it alive until they close.
+ * custom allocation. Interpreters that point into it keep it alive until they close. The arenas of a group
+ * ({@link #allocateGroup}) are views of one buffer, which is freed once every one of them is.
  */
 public final class JavaArena extends SharedNativeResource {
     /** TFLite's kDefaultTensorAlignment: SetCustomAllocationForTensor refuses less aligned memory. */
@@ -22,21 +28,17 @@ public final class JavaArena extends SharedNativeResource {
     private final Plan plan;
     private final long[] rwBase;
     private final long[] persistentBase;
-    private final long size;
-    private final Pointer allocation;
+    private final Memory memory;
     private final BytePointer buffer;
 
-    private JavaArena(Graph graph, Plan plan, long[] rwBase, long[] persistentBase, long size) {
+    private JavaArena(Graph graph, Plan plan, Layout layout, Memory memory) {
         this.graph = graph;
         this.plan = plan;
-        this.rwBase = rwBase;
-        this.persistentBase = persistentBase;
-        this.size = size;
-        this.allocation = Pointer.malloc(size + ALIGNMENT);
-        if (allocation == null || allocation.isNull()) {
-            throw new NativeException("cannot allocate a Java arena of " + size + " bytes");
-        }
-        this.buffer = aligned(allocation);
+        this.rwBase = layout.rwBase;
+        this.persistentBase = layout.persistentBase;
+        memory.retain();
+        this.memory = memory;
+        this.buffer = memory.buffer;
     }
 
     /** The first {@link #ALIGNMENT}-aligned address of an allocation {@code ALIGNMENT} bytes larger than needed. */
@@ -54,16 +56,39 @@ public final class JavaArena extends SharedNativeResource {
 
     /** For tests that prove a broken plan is caught at run time too; everything else goes through the validator. */
     static JavaArena allocateUnvalidated(Graph graph, Plan plan) {
-        int subgraphs = plan.subgraphs().size();
-        long[] rwBase = new long[subgraphs];
-        long[] persistentBase = new long[subgraphs];
-        long end = 0;
-        for (SubgraphPlan sp : plan.subgraphs()) {
-            rwBase[sp.subgraph()] = alignUp(end);
-            persistentBase[sp.subgraph()] = alignUp(rwBase[sp.subgraph()] + sp.arenaBytes());
-            end = persistentBase[sp.subgraph()] + sp.persistentBytes();
+        Layout layout = Layout.of(plan, 0, false);
+        Memory memory = new Memory(layout.end);
+        try {
+            return new JavaArena(graph, plan, layout, memory);
+        } finally {
+            memory.close();
         }
-        return new JavaArena(graph, plan, rwBase, persistentBase, end);
+    }
+
+    /**
+     * Validates the group's plan ({@link GroupPlanner#validate}), then allocates one buffer: the region the
+     * models' primary subgraphs share, then each model's own regions. Returns each model's arena, in group
+     * order; interpreters of different models of the group must never run at the same time.
+     */
+    public static List<JavaArena> allocateGroup(List<Graph> graphs, GroupPlan group) {
+        GroupPlanner.validate(graphs, group, ALIGNMENT);
+        List<Layout> layouts = new ArrayList<>();
+        long end = group.sharedBytes();
+        for (Plan plan : group.models()) {
+            Layout layout = Layout.of(plan, end, true);
+            layouts.add(layout);
+            end = layout.end;
+        }
+        Memory memory = new Memory(end);
+        try {
+            List<JavaArena> arenas = new ArrayList<>();
+            for (int m = 0; m < graphs.size(); m++) {
+                arenas.add(new JavaArena(graphs.get(m), group.models().get(m), layouts.get(m), memory));
+            }
+            return arenas;
+        } finally {
+            memory.close();
+        }
     }
 
     public Graph graph() {
@@ -74,9 +99,12 @@ public final class JavaArena extends SharedNativeResource {
         return plan;
     }
 
-    /** Bytes of the buffer: every subgraph's rw and persistent regions with their alignment padding. */
+    /**
+     * Bytes of the buffer: every subgraph's rw and persistent regions with their alignment padding (of a group,
+     * every model's).
+     */
     public long size() {
-        return size;
+        return memory.size;
     }
 
     /** Bytes the plan's rw arenas take, summed over subgraphs. */
@@ -119,11 +147,59 @@ public final class JavaArena extends SharedNativeResource {
 
     @Override
     protected void free() {
-        Pointer.free(allocation);
+        memory.release();
     }
 
     @Override
     protected String describe() {
         return "Java arena of plan '" + plan.planner() + "'";
+    }
+
+    /** Where each subgraph's regions start in the buffer, and where the last one ends. */
+    private record Layout(long[] rwBase, long[] persistentBase, long end) {
+
+        /**
+         * The plan's regions from {@code start} on; with {@code sharedPrimary} the primary subgraph's rw arena is
+         * the group's shared region at the buffer's start, and gets no region of its own.
+         */
+        static Layout of(Plan plan, long start, boolean sharedPrimary) {
+            int subgraphs = plan.subgraphs().size();
+            long[] rwBase = new long[subgraphs];
+            long[] persistentBase = new long[subgraphs];
+            long end = start;
+            for (SubgraphPlan sp : plan.subgraphs()) {
+                boolean shared = sharedPrimary && sp.subgraph() == 0;
+                rwBase[sp.subgraph()] = shared ? 0 : alignUp(end);
+                persistentBase[sp.subgraph()] = alignUp(shared ? end : rwBase[sp.subgraph()] + sp.arenaBytes());
+                end = persistentBase[sp.subgraph()] + sp.persistentBytes();
+            }
+            return new Layout(rwBase, persistentBase, end);
+        }
+    }
+
+    /** The malloc'd buffer behind one arena, or a group's: freed once its arenas are. */
+    private static final class Memory extends SharedNativeResource {
+        private final long size;
+        private final Pointer allocation;
+        private final BytePointer buffer;
+
+        Memory(long size) {
+            this.size = size;
+            this.allocation = Pointer.malloc(size + ALIGNMENT);
+            if (allocation == null || allocation.isNull()) {
+                throw new NativeException("cannot allocate a Java arena of " + size + " bytes");
+            }
+            this.buffer = aligned(allocation);
+        }
+
+        @Override
+        protected void free() {
+            Pointer.free(allocation);
+        }
+
+        @Override
+        protected String describe() {
+            return "Java arena buffer of " + size + " bytes";
+        }
     }
 }

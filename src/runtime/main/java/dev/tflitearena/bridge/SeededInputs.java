@@ -35,12 +35,15 @@ public final class SeededInputs {
             throw new NativeException("input tensor " + tensor.index() + " '" + tensor.name() + "' has "
                     + tensor.bytes() + " bytes, more than seeded inputs are made for (a Java array)");
         }
-        Random random = new Random(seed * 31 + tensor.index());
-        ByteBuffer data = ByteBuffer.allocate((int) tensor.bytes()).order(ByteOrder.nativeOrder());
-        TensorType type = tensor.type() == null ? null : TensorType.byName(tensor.type());
-        if (type == null) {
-            type = TensorType.UINT8;
-        }
+        return of(tensor.index(), tensor.bytes(), tensor.type() == null ? null : TensorType.byName(tensor.type()),
+                seed);
+    }
+
+    /** The data of a tensor known by index, bytes and type (null: random bytes), as {@link #of(Tensor, long)}. */
+    public static byte[] of(int index, long bytes, TensorType tensorType, long seed) {
+        Random random = new Random(seed * 31 + index);
+        ByteBuffer data = ByteBuffer.allocate(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder());
+        TensorType type = tensorType == null ? TensorType.UINT8 : tensorType;
         while (data.hasRemaining()) {
             switch (type) {
                 case FLOAT32 -> data.putFloat(random.nextFloat() * 2 - 1);

@@ -24,6 +24,8 @@ import java.util.TreeMap;
  * model's constants alone they may share: with {@code regions}, each interpreter built warms up once on a
  * private copy of those tensors, then points them into its configuration's shared region, and with XNNPACK
  * its delegate adds its packed weights to the configuration's shared weights cache, or finds them there.
+ * A recipe of an {@link ArenaGroup} builds its interpreters on the group's arena instead: one per model,
+ * which the models' interpreters share.
  */
 final class InterpreterRecipe {
     /** The seed of the inputs a sharing interpreter warms up on; any would do, constants ignore them. */
@@ -39,6 +41,8 @@ final class InterpreterRecipe {
     private final SharedConstants shared;
     private final Graph graph;
     private final Plan plan;
+    /** The arena of the recipe's group, which every interpreter it builds runs on; null outside a group. */
+    private final JavaArena groupArena;
 
     private InterpreterRecipe(NativeModel model, SessionOptions options, Map<Integer, int[]> shapes,
                               SharedRegions regions) {
@@ -61,11 +65,34 @@ final class InterpreterRecipe {
             }
             this.plan = planner.plan(graph);
         }
+        this.groupArena = null;
+    }
+
+    private InterpreterRecipe(InterpreterRecipe alone, JavaArena groupArena) {
+        this.model = alone.model;
+        this.options = alone.options;
+        this.shapes = alone.shapes;
+        this.regions = alone.regions;
+        this.settings = alone.settings;
+        this.shared = alone.shared;
+        this.graph = alone.graph;
+        this.plan = groupArena.plan();
+        this.groupArena = groupArena;
     }
 
     /** The model's own input shapes; {@code regions} null shares nothing. */
     static InterpreterRecipe of(NativeModel model, SessionOptions options, SharedRegions regions) {
         return new InterpreterRecipe(model, options, Map.of(), regions);
+    }
+
+    /** The same recipe on an arena of a group, whose plan the group made from this recipe's {@link #graph()}. */
+    InterpreterRecipe inGroup(JavaArena arena) {
+        return new InterpreterRecipe(this, arena);
+    }
+
+    /** The graph the Java plan is made for; null without a Java planner. */
+    Graph graph() {
+        return graph;
     }
 
     /** The same recipe with one input reshaped, and re-planned. */
@@ -86,6 +113,8 @@ final class InterpreterRecipe {
                 interpreter.allocateTensors();
             } else if (plan == null) {
                 interpreter.allocateTensors(null, shared);
+            } else if (groupArena != null) {
+                interpreter.allocateTensors(groupArena, shared);
             } else {
                 // The interpreter keeps the arena alive; this handle is only needed for the handover.
                 try (JavaArena arena = JavaArena.allocate(graph, plan)) {

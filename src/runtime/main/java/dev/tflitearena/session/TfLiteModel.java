@@ -65,7 +65,12 @@ public final class TfLiteModel implements AutoCloseable {
      * configuration.
      */
     public Session newSession(SessionOptions options) {
-        return new Session(InterpreterRecipe.of(model, options, options.shareConstants() ? regions : null));
+        return new Session(recipe(options));
+    }
+
+    /** How this model's sessions with these options are built. */
+    InterpreterRecipe recipe(SessionOptions options) {
+        return InterpreterRecipe.of(model, options, options.shareConstants() ? regions : null);
     }
 
     /**

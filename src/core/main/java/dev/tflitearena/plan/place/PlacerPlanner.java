@@ -42,6 +42,18 @@ public final class PlacerPlanner implements Planner {
         for (int i = 0; i < placed.length; i++) {
             offset[buffers.buffers().get(i).id()] = placed[i];
         }
+        long arena = buffers.arenaBytes(placed);
+        return withRwOffsets(subgraph, tflite, offset, arena,
+                solution.provenOptimal() || arena == buffers.lowerBound());
+    }
+
+    /**
+     * TFLite's plan of the subgraph with its rw tensors moved to {@code offset} (by tensor index, for the
+     * tensors that own memory) in an rw arena of {@code arena} bytes: aliases follow their root, the
+     * persistent arena stays as TFLite lays it out.
+     */
+    public static SubgraphPlan withRwOffsets(Subgraph subgraph, SubgraphPlan tflite, long[] offset, long arena,
+                                             boolean provenOptimal) {
         List<Placement> placements = new ArrayList<>();
         for (Placement p : tflite.placements()) {
             Tensor tensor = subgraph.tensor(p.tensor());
@@ -54,9 +66,7 @@ public final class PlacerPlanner implements Planner {
                     : offset[p.tensor()];
             placements.add(new Placement(p.tensor(), p.arena(), at, p.bytes(), p.first(), p.last(), root));
         }
-        long arena = buffers.arenaBytes(placed);
-        return new SubgraphPlan(subgraph.index(), arena, tflite.persistentBytes(), placements,
-                solution.provenOptimal() || arena == buffers.lowerBound());
+        return new SubgraphPlan(subgraph.index(), arena, tflite.persistentBytes(), placements, provenOptimal);
     }
 
     /** TFLite's offsets for the set's buffers, in set order: a valid start for placers that improve on one. */
