@@ -120,9 +120,9 @@ public final class GnuUnorderedIntSet {
         return i - at;
     }
 
-    /** size_t(int) sign-extends, so a negative value hashes as 2^64 + v. */
+    /** size_t(int) sign-extends, so a negative value hashes as 2^64 + v; tensor indices take the cheap int path. */
     private static int bucket(int v, int bucketCount) {
-        return (int) Long.remainderUnsigned(v, bucketCount);
+        return v >= 0 ? v % bucketCount : (int) Long.remainderUnsigned(v, bucketCount);
     }
 
     /** _M_insert_bucket_begin. */
