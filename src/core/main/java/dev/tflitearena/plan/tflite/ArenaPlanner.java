@@ -144,14 +144,22 @@ final class ArenaPlanner {
     private int collectCandidates(int first, int last) {
         int count = 0;
         for (int node = first; node <= last; node++) {
-            filed.reset();
-            for (int t : lifetimes.nodeTensors(node)) {
-                filed.insert(t);
+            int[] tensors = lifetimes.nodeTensors(node);
+            if (candidates.length < count + tensors.length) {
+                candidates = Arrays.copyOf(candidates, Math.max(candidates.length * 2, count + tensors.length));
             }
-            if (candidates.length < count + filed.size()) {
-                candidates = Arrays.copyOf(candidates, Math.max(candidates.length * 2, count + filed.size()));
+            int end;
+            if (tensors.length == 1) {
+                // Most nodes file one output, and a one-element set iterates as just that element.
+                candidates[count] = tensors[0];
+                end = count + 1;
+            } else {
+                filed.reset();
+                for (int t : tensors) {
+                    filed.insert(t);
+                }
+                end = count + filed.copyInIterationOrder(candidates, count);
             }
-            int end = count + filed.copyInIterationOrder(candidates, count);
             for (int i = count; i < end; i++) {
                 int t = candidates[i];
                 boolean placed = allocation[t] == Allocation.ARENA_RW_PERSISTENT
