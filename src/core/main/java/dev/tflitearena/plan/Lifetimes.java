@@ -10,6 +10,7 @@ import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.graph.TfliteRelease;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -110,27 +111,29 @@ public final class Lifetimes {
         }
 
         Lifetimes build() {
-            TensorList node0 = new TensorList();
             for (int t : subgraph.outputs()) {
                 if (t >= 0) {
                     useCount[t]++;
                 }
             }
+            int[] node0 = new int[subgraph.variables().length + present(subgraph.inputs())];
+            int filedAtNode0 = 0;
             for (int t : subgraph.variables()) {
                 useCount[t]++;
                 assignAlloc(0, t);
-                node0.add(t);
+                node0[filedAtNode0++] = t;
             }
             for (int t : subgraph.inputs()) {
                 if (t >= 0) {
                     useCount[t]++;
                     assignAlloc(0, t);
-                    node0.add(t);
+                    node0[filedAtNode0++] = t;
                 }
             }
             int[] liveCount = useCount.clone();
-            for (Node node : subgraph.nodes()) {
-                for (int t : node.inputs()) {
+            List<Node> nodes = subgraph.nodes();
+            for (int i = 0; i < nodes.size(); i++) {
+                for (int t : nodes.get(i).inputs()) {
                     if (t >= 0) {
                         useCount[t]++;
                     }
@@ -143,19 +146,26 @@ public final class Lifetimes {
                     identifyInPlaceTensors();
                 }
             }
-            for (Node node : subgraph.nodes()) {
-                for (int t : node.inputs()) {
+            for (int i = 0; i < nodes.size(); i++) {
+                for (int t : nodes.get(i).inputs()) {
                     if (t >= 0) {
                         liveCount[root(t)]++;
                     }
                 }
             }
-            for (int i = 0; i < subgraph.nodes().size(); i++) {
-                Node node = subgraph.nodes().get(i);
-                TensorList filed = i == 0 ? node0 : new TensorList();
+            for (int i = 0; i < nodes.size(); i++) {
+                Node node = nodes.get(i);
+                // Sized for the temporaries too, which addTemporaries files at the end once all lifetimes are set.
+                int[] filed = new int[(i == 0 ? node0.length : 0) + present(node.outputs())
+                        + node.temporaries().length];
+                int count = 0;
+                if (i == 0) {
+                    System.arraycopy(node0, 0, filed, 0, node0.length);
+                    count = node0.length;
+                }
                 for (int t : node.outputs()) {
                     if (t >= 0) {
-                        filed.add(t);
+                        filed[count++] = t;
                         assignAlloc(i, t);
                     }
                 }
@@ -169,10 +179,10 @@ public final class Lifetimes {
                         }
                     }
                 }
-                nodeTensors[i] = filed.toArray();
+                nodeTensors[i] = filed;
             }
-            if (subgraph.nodes().isEmpty()) {
-                nodeTensors[0] = node0.toArray();
+            if (nodes.isEmpty()) {
+                nodeTensors[0] = node0;
             }
             addTemporaries();
             dropAliasesOfUnsharableRoots();
@@ -183,18 +193,15 @@ public final class Lifetimes {
         private void addTemporaries() {
             for (int i = 0; i < subgraph.nodes().size(); i++) {
                 int[] temporaries = subgraph.nodes().get(i).temporaries();
-                if (temporaries.length == 0) {
-                    continue;
-                }
-                TensorList filed = new TensorList(nodeTensors[i]);
+                int[] filed = nodeTensors[i];
+                int count = filed.length - temporaries.length;
                 for (int t : temporaries) {
                     allocNode[t] = i;
-                    filed.add(t);
+                    filed[count++] = t;
                     if (!preserveAll) {
                         deallocNode[t] = i;
                     }
                 }
-                nodeTensors[i] = filed.toArray();
             }
         }
 
@@ -319,36 +326,21 @@ public final class Lifetimes {
             return false;
         }
 
+        /** How many of the indices are tensors, not -1 for an absent optional one. */
+        private static int present(int[] tensors) {
+            int count = 0;
+            for (int t : tensors) {
+                if (t >= 0) {
+                    count++;
+                }
+            }
+            return count;
+        }
+
         private static int[] filled(int length, int value) {
             int[] a = new int[length];
             Arrays.fill(a, value);
             return a;
-        }
-    }
-
-    /** A growable list of tensor indices. */
-    private static final class TensorList {
-        private int[] items;
-        private int size;
-
-        TensorList() {
-            items = new int[4];
-        }
-
-        TensorList(int[] initial) {
-            items = Arrays.copyOf(initial, initial.length + 4);
-            size = initial.length;
-        }
-
-        void add(int tensor) {
-            if (size == items.length) {
-                items = Arrays.copyOf(items, size * 2);
-            }
-            items[size++] = tensor;
-        }
-
-        int[] toArray() {
-            return Arrays.copyOf(items, size);
         }
     }
 }

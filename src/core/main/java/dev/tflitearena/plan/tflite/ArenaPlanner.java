@@ -22,17 +22,40 @@ final class ArenaPlanner {
     private final Subgraph subgraph;
     private final Graph.Options options;
     private final Lifetimes lifetimes;
-    private final SimpleMemoryArena arena = new SimpleMemoryArena();
-    private final SimpleMemoryArena persistentArena = new SimpleMemoryArena();
-    private final SimpleMemoryArena.Alloc[] records;
+    /** Each tensor's allocation type and size, by index: read for every candidate, so not looked up each time. */
+    private final Allocation[] allocation;
+    private final long[] bytes;
+    private final SimpleMemoryArena arena;
+    private final SimpleMemoryArena persistentArena;
+    /** One allocation record per tensor, by index. */
+    private final ArenaAllocs records;
+    private final GnuUnorderedIntSet filed = new GnuUnorderedIntSet();
+    private final AllocationOrder order;
+    /** The candidates of the current ExecuteAllocations, then their allocation order; reused between calls. */
+    private int[] candidates;
     private int lastActiveNode = Lifetimes.NOT_ASSIGNED;
 
     ArenaPlanner(Subgraph subgraph, Graph.Options options) {
         this.subgraph = subgraph;
         this.options = options;
         this.lifetimes = Lifetimes.of(subgraph, options);
-        this.records = new SimpleMemoryArena.Alloc[subgraph.tensors().size()];
-        Arrays.fill(records, SimpleMemoryArena.Alloc.BLANK);
+        int tensors = subgraph.tensors().size();
+        allocation = new Allocation[tensors];
+        bytes = new long[tensors];
+        for (int t = 0; t < tensors; t++) {
+            Tensor tensor = subgraph.tensor(t);
+            allocation[t] = tensor.allocation();
+            bytes[t] = tensor.bytes();
+        }
+        arena = new SimpleMemoryArena(tensors);
+        persistentArena = new SimpleMemoryArena();
+        records = new ArenaAllocs(tensors);
+        records.count = tensors;
+        for (int t = 0; t < tensors; t++) {
+            records.setBlank(t);
+        }
+        order = new AllocationOrder(lifetimes, bytes);
+        candidates = new int[tensors];
     }
 
     Lifetimes lifetimes() {
@@ -40,8 +63,8 @@ final class ArenaPlanner {
     }
 
     void executeAllocations(int first, int last) {
-        int[] order = candidates(first, Math.min(last, Math.max(lifetimes.nodeCount(), 1) - 1));
-        if (order.length == 0) {
+        int count = collectCandidates(first, Math.min(last, Math.max(lifetimes.nodeCount(), 1) - 1));
+        if (count == 0) {
             lastActiveNode = last;
             return;
         }
@@ -51,18 +74,21 @@ final class ArenaPlanner {
         } else {
             arena.purgeActiveAllocs(first);
         }
-        sort(order);
-        for (int t : order) {
+        GnuIntroSort.sort(candidates, 0, count, order);
+        long alignment = options.tensorAlignment();
+        for (int i = 0; i < count; i++) {
+            int t = candidates[i];
             if (lifetimes.aliasRoot(t) >= 0) {
                 continue;
             }
-            Tensor tensor = subgraph.tensor(t);
-            if (tensor.allocation() == Allocation.ARENA_RW) {
-                records[t] = arena.allocate(options.tensorAlignment(), tensor.bytes(), lifetimes.allocNode(t),
-                        lifetimes.deallocNode(t));
-            } else if (records[t].size() == 0) {
-                records[t] = persistentArena.allocate(options.tensorAlignment(), tensor.bytes(),
-                        lifetimes.allocNode(t), Lifetimes.NOT_ASSIGNED);
+            int allocNode = lifetimes.allocNode(t);
+            if (allocation[t] == Allocation.ARENA_RW) {
+                int deallocNode = lifetimes.deallocNode(t);
+                records.set(t, arena.allocate(alignment, bytes[t], allocNode, deallocNode), bytes[t], allocNode,
+                        deallocNode);
+            } else if (records.size[t] == 0) {
+                records.set(t, persistentArena.allocate(alignment, bytes[t], allocNode, Lifetimes.NOT_ASSIGNED),
+                        bytes[t], allocNode, Lifetimes.NOT_ASSIGNED);
             }
         }
         lastActiveNode = last;
@@ -70,10 +96,9 @@ final class ArenaPlanner {
 
     /** Forgets the rw tensors first needed after {@code node}, keeping the arena around the survivors. */
     void resetAllocationsAfter(int node) {
-        for (int t = 0; t < records.length; t++) {
-            if (records[t].first() > node && records[t].size() > 0
-                    && subgraph.tensor(t).allocation() == Allocation.ARENA_RW) {
-                records[t] = SimpleMemoryArena.Alloc.BLANK;
+        for (int t = 0; t < records.count; t++) {
+            if (records.first[t] > node && records.size[t] > 0 && allocation[t] == Allocation.ARENA_RW) {
+                records.setBlank(t);
             }
         }
         if (lastActiveNode > node) {
@@ -87,21 +112,20 @@ final class ArenaPlanner {
 
     /** Where each arena tensor ended up, as the native pointers would show it. */
     SubgraphPlan result() {
-        List<Placement> placements = new ArrayList<>();
-        for (Tensor tensor : subgraph.tensors()) {
-            if (!tensor.allocation().isArena()) {
+        List<Placement> placements = new ArrayList<>(allocation.length);
+        for (int t = 0; t < allocation.length; t++) {
+            if (!allocation[t].isArena()) {
                 continue;
             }
-            int t = tensor.index();
-            Arena kind = tensor.allocation() == Allocation.ARENA_RW ? Arena.RW : Arena.PERSISTENT;
+            Arena kind = allocation[t] == Allocation.ARENA_RW ? Arena.RW : Arena.PERSISTENT;
             int root = lifetimes.aliasRoot(t);
             long offset = offset(t);
             if (root >= 0) {
                 // An alias takes its root's memory only when both live in the same arena.
-                offset = subgraph.tensor(root).allocation() == tensor.allocation() ? offset(root) : -1;
+                offset = allocation[root] == allocation[t] ? offset(root) : -1;
             }
             boolean allocated = lifetimes.allocNode(t) != Lifetimes.NOT_ASSIGNED;
-            placements.add(new Placement(t, kind, offset, tensor.bytes(),
+            placements.add(new Placement(t, kind, offset, bytes[t],
                     allocated ? lifetimes.allocNode(t) : -1, allocated ? lifetimes.lastNode(t) : -1, root));
         }
         return new SubgraphPlan(subgraph.index(), arena.highWaterMark(), persistentArena.highWaterMark(),
@@ -109,51 +133,42 @@ final class ArenaPlanner {
     }
 
     private long offset(int tensor) {
-        return records[tensor].size() == 0 ? -1 : records[tensor].offset();
+        return records.size[tensor] == 0 ? -1 : records.offset[tensor];
     }
 
     /**
-     * The tensors filed under nodes {@code first..last}, each node's in hash-set order, kept if TFLite would
-     * (re)place them: rw tensors whose record is smaller than they are, every persistent tensor. A tensor
-     * filed under two nodes is a candidate twice, as in TFLite.
+     * Gathers into {@link #candidates} the tensors filed under nodes {@code first..last}, each node's in hash-set
+     * order, kept if TFLite would (re)place them: rw tensors whose record is smaller than they are, every
+     * persistent tensor. A tensor filed under two nodes is a candidate twice, as in TFLite. Returns how many.
      */
-    private int[] candidates(int first, int last) {
-        int[] candidates = new int[16];
+    private int collectCandidates(int first, int last) {
         int count = 0;
         for (int node = first; node <= last; node++) {
-            GnuUnorderedIntSet filed = new GnuUnorderedIntSet();
-            for (int t : lifetimes.nodeTensors(node)) {
-                filed.insert(t);
+            int[] tensors = lifetimes.nodeTensors(node);
+            if (candidates.length < count + tensors.length) {
+                candidates = Arrays.copyOf(candidates, Math.max(candidates.length * 2, count + tensors.length));
             }
-            for (int t : filed.iterationOrder()) {
-                Tensor tensor = subgraph.tensor(t);
-                boolean placed = tensor.allocation() == Allocation.ARENA_RW_PERSISTENT
-                        || (tensor.allocation() == Allocation.ARENA_RW && records[t].size() < tensor.bytes());
+            int end;
+            if (tensors.length == 1) {
+                // Most nodes file one output, and a one-element set iterates as just that element.
+                candidates[count] = tensors[0];
+                end = count + 1;
+            } else {
+                filed.reset();
+                for (int t : tensors) {
+                    filed.insert(t);
+                }
+                end = count + filed.copyInIterationOrder(candidates, count);
+            }
+            for (int i = count; i < end; i++) {
+                int t = candidates[i];
+                boolean placed = allocation[t] == Allocation.ARENA_RW_PERSISTENT
+                        || (allocation[t] == Allocation.ARENA_RW && records.size[t] < bytes[t]);
                 if (placed) {
-                    if (count == candidates.length) {
-                        candidates = Arrays.copyOf(candidates, count * 2);
-                    }
                     candidates[count++] = t;
                 }
             }
         }
-        return Arrays.copyOf(candidates, count);
-    }
-
-    /** Whole-lifetime tensors first by index, then by size descending and first node ascending. */
-    private void sort(int[] order) {
-        GnuIntroSort.sort(order, 0, order.length, (a, b) -> {
-            boolean wholeA = lifetimes.isWholeLifetime(a);
-            boolean wholeB = lifetimes.isWholeLifetime(b);
-            if (wholeA || wholeB) {
-                return wholeA && wholeB ? a < b : wholeA;
-            }
-            long bytesA = subgraph.tensor(a).bytes();
-            long bytesB = subgraph.tensor(b).bytes();
-            if (bytesA != bytesB) {
-                return bytesA > bytesB;
-            }
-            return lifetimes.allocNode(a) < lifetimes.allocNode(b);
-        });
+        return count;
     }
 }

@@ -29,17 +29,33 @@ public final class GnuUnorderedIntSet {
     /** Node 0 is the sentinel; next[0] is the first node of the chain. */
     private static final int BEFORE_BEGIN = 0;
 
+    private static final int[] SINGLE_BUCKET = {NIL};
+
     private int[] value = new int[8];
     private int[] next = new int[8];
     /** Per bucket: the node preceding the bucket's first node, or NIL when the bucket is empty. */
-    private int[] bucketBefore = {NIL};
+    private int[] bucketBefore;
+    /** The bucket arrays of earlier growth steps, kept so that a set reused after {@link #reset} allocates none. */
+    private final int[][] bucketsOfStep = new int[BUCKET_COUNTS.length][];
     private int size;
     /** libstdc++'s _M_next_resize: 0 until the first insert allocates real buckets. */
     private long nextResize;
-    private int growthStep = -1;
+    private int growthStep;
 
     public GnuUnorderedIntSet() {
+        reset();
+    }
+
+    /**
+     * Back to an empty default-constructed set, whose first insert picks the bucket count again. This is not
+     * {@code std::unordered_set::clear}, which keeps the buckets and so changes later iteration orders.
+     */
+    public void reset() {
         next[BEFORE_BEGIN] = NIL;
+        bucketBefore = SINGLE_BUCKET;
+        size = 0;
+        nextResize = 0;
+        growthStep = -1;
     }
 
     /** Inserts {@code v} unless present; returns whether it was added, like {@code insert(v).second}. */
@@ -52,7 +68,7 @@ public final class GnuUnorderedIntSet {
                 throw new IllegalStateException("set too large");
             }
             growthStep++;
-            rehash(BUCKET_COUNTS[growthStep]);
+            rehash(growthStep);
             nextResize = BUCKET_COUNTS[growthStep];
         }
         int node = ++size;
@@ -91,16 +107,22 @@ public final class GnuUnorderedIntSet {
     /** The elements in the order a range-for over the libstdc++ set yields them. */
     public int[] iterationOrder() {
         int[] out = new int[size];
-        int i = 0;
-        for (int n = next[BEFORE_BEGIN]; n != NIL; n = next[n]) {
-            out[i++] = value[n];
-        }
+        copyInIterationOrder(out, 0);
         return out;
     }
 
-    /** size_t(int) sign-extends, so a negative value hashes as 2^64 + v. */
+    /** Writes the elements in iteration order into {@code out} from index {@code at}; returns how many. */
+    public int copyInIterationOrder(int[] out, int at) {
+        int i = at;
+        for (int n = next[BEFORE_BEGIN]; n != NIL; n = next[n]) {
+            out[i++] = value[n];
+        }
+        return i - at;
+    }
+
+    /** size_t(int) sign-extends, so a negative value hashes as 2^64 + v; tensor indices take the cheap int path. */
     private static int bucket(int v, int bucketCount) {
-        return (int) Long.remainderUnsigned(v, bucketCount);
+        return v >= 0 ? v % bucketCount : (int) Long.remainderUnsigned(v, bucketCount);
     }
 
     /** _M_insert_bucket_begin. */
@@ -121,8 +143,12 @@ public final class GnuUnorderedIntSet {
     }
 
     /** _M_rehash_aux for unique keys: walks the old chain front to back. */
-    private void rehash(int bucketCount) {
-        int[] buckets = new int[bucketCount];
+    private void rehash(int step) {
+        int bucketCount = BUCKET_COUNTS[step];
+        if (bucketsOfStep[step] == null) {
+            bucketsOfStep[step] = new int[bucketCount];
+        }
+        int[] buckets = bucketsOfStep[step];
         Arrays.fill(buckets, NIL);
         int p = next[BEFORE_BEGIN];
         next[BEFORE_BEGIN] = NIL;
