@@ -4,7 +4,6 @@ import dev.tflitearena.bridge.Handover;
 import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.graph.Graph;
-import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.tflite.TflitePlanner;
@@ -33,12 +32,7 @@ public class PlannerParam {
      */
     Handover handOver(NativeInterpreter prepared, NativeInterpreter fresh) {
         Graph graph = prepared.snapshot();
-        return handOver(graph, byName(planner).plan(graph), fresh);
-    }
-
-    /** Validates and allocates the plan's arena, and hands it to {@code fresh} in its first AllocateTensors(). */
-    static Handover handOver(Graph graph, Plan plan, NativeInterpreter fresh) {
-        try (JavaArena arena = JavaArena.allocate(graph, plan)) {
+        try (JavaArena arena = JavaArena.allocate(graph, byName(planner).plan(graph))) {
             return fresh.allocateTensors(arena);
         }
     }

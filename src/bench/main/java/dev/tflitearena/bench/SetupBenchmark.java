@@ -2,8 +2,9 @@ package dev.tflitearena.bench;
 
 import dev.tflitearena.bridge.Handover;
 import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.graph.Graph;
-import dev.tflitearena.plan.Plan;
+import dev.tflitearena.plan.ValidatedPlan;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -22,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * interpreter prepared earlier in the trial. The model is loaded and the fresh interpreter built outside the
  * measured call on both sides; the snapshot is the native layer's one call per subgraph where it is in use
  * ({@code NativeLayer.available()}), else the per-field one. A session after its recipe's first pays less: the
- * plan is made once per model and input shapes, and each interpreter validates it and takes it over.
+ * plan is made and validated once per model and input shapes, and each interpreter gets an arena laid out by it.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -49,16 +50,15 @@ public class SetupBenchmark {
         fresh.interpreter.allocateTensors();
     }
 
-    /** The snapshot and plan a recipe makes once (see {@code InterpreterRecipe}). */
+    /** The snapshot, plan and validation a recipe makes once (see {@code InterpreterRecipe}). */
     @State(Scope.Benchmark)
     public static class Planned {
-        Graph graph;
-        Plan plan;
+        ValidatedPlan plan;
 
         @Setup(Level.Trial)
         public void plan(PreparedModel prepared, PlannerParam planner) {
-            graph = prepared.interpreter.snapshot();
-            plan = PlannerParam.byName(planner.planner).plan(graph);
+            Graph graph = prepared.interpreter.snapshot();
+            plan = ValidatedPlan.of(graph, PlannerParam.byName(planner.planner).plan(graph), JavaArena.ALIGNMENT);
         }
     }
 
@@ -69,6 +69,8 @@ public class SetupBenchmark {
 
     @Benchmark
     public Handover javaReusedPlanAndAllocateTensors(Planned planned, Fresh fresh) {
-        return PlannerParam.handOver(planned.graph, planned.plan, fresh.interpreter);
+        try (JavaArena arena = JavaArena.allocate(planned.plan)) {
+            return fresh.interpreter.allocateTensors(arena);
+        }
     }
 }

@@ -94,4 +94,14 @@ class PlanValidatorTest {
         assertEquals("subgraph 0: an arena of " + Long.MAX_VALUE / 2 + " bytes for 5 tensors is beyond what can be"
                 + " validated", refusal(huge));
     }
+
+    @Test
+    void aValidatedPlanIsOnlyMadeOfAPlanTheValidatorAccepts() {
+        Plan plan = new TflitePlanner().plan(graph());
+        ValidatedPlan validated = ValidatedPlan.of(graph(), plan, 64);
+        assertEquals(plan, validated.plan());
+        assertEquals(64, validated.alignment());
+        Plan broken = edit(plan, 3, p -> at(p, p.offset() + 8));
+        assertThrows(InvalidPlanException.class, () -> ValidatedPlan.of(graph(), broken, 64));
+    }
 }

@@ -4,8 +4,8 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Arena;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
-import dev.tflitearena.plan.PlanValidator;
 import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.ValidatedPlan;
 import dev.tflitearena.plan.group.GroupPlan;
 import dev.tflitearena.plan.group.GroupPlanner;
 import org.bytedeco.javacpp.BytePointer;
@@ -50,8 +50,16 @@ public final class JavaArena extends SharedNativeResource {
 
     /** Validates the plan against the graph, then allocates the buffer it needs; an invalid plan is refused. */
     public static JavaArena allocate(Graph graph, Plan plan) {
-        PlanValidator.validate(graph, plan, ALIGNMENT);
-        return allocateUnvalidated(graph, plan);
+        return allocate(ValidatedPlan.of(graph, plan, ALIGNMENT));
+    }
+
+    /** Allocates the buffer of a plan validated once for all its arenas, at this arena's alignment or a multiple. */
+    public static JavaArena allocate(ValidatedPlan validated) {
+        if (validated.alignment() % ALIGNMENT != 0) {
+            throw new IllegalArgumentException("the plan was validated at an alignment of " + validated.alignment()
+                    + " bytes; a Java arena needs multiples of " + ALIGNMENT);
+        }
+        return allocateUnvalidated(validated.graph(), validated.plan());
     }
 
     /** For tests that prove a broken plan is caught at run time too; everything else goes through the validator. */

@@ -11,6 +11,7 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.ValidatedPlan;
 
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +42,8 @@ final class InterpreterRecipe {
     private final SharedConstants shared;
     private final Graph graph;
     private final Plan plan;
+    /** The plan, validated once for every interpreter the recipe builds outside a group; null without one. */
+    private final ValidatedPlan validated;
     /** The arena of the recipe's group, which every interpreter it builds runs on; null outside a group. */
     private final JavaArena groupArena;
 
@@ -58,12 +61,14 @@ final class InterpreterRecipe {
         if (planner == null) {
             this.graph = null;
             this.plan = null;
+            this.validated = null;
         } else {
             try (NativeInterpreter probe = resizedInterpreter()) {
                 probe.allocateTensors();
                 this.graph = shared == null ? probe.snapshot() : shared.withoutSharedTensors(probe.snapshot());
             }
             this.plan = planner.plan(graph);
+            this.validated = ValidatedPlan.of(graph, plan, JavaArena.ALIGNMENT);
         }
         this.groupArena = null;
     }
@@ -77,6 +82,7 @@ final class InterpreterRecipe {
         this.shared = alone.shared;
         this.graph = alone.graph;
         this.plan = groupArena.plan();
+        this.validated = null;
         this.groupArena = groupArena;
     }
 
@@ -117,7 +123,7 @@ final class InterpreterRecipe {
                 interpreter.allocateTensors(groupArena, shared);
             } else {
                 // The interpreter keeps the arena alive; this handle is only needed for the handover.
-                try (JavaArena arena = JavaArena.allocate(graph, plan)) {
+                try (JavaArena arena = JavaArena.allocate(validated)) {
                     interpreter.allocateTensors(arena, shared);
                 }
             }
