@@ -1,0 +1,30 @@
+package dev.tflitearena.cli;
+
+import dev.tflitearena.plan.place.ImportedPlan;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** {@code --plan FILE}: offsets an outside planner chose, used instead of a Java planner's. */
+final class PlanFileOption {
+    @Option(names = "--plan", paramLabel = "FILE", description = "Use the offsets in FILE instead of a planner's: "
+            + "a .csv in MiniMalloc's output format (" + ImportedPlan.CSV_HEADER + "; the ids and intervals of "
+            + "plan --export-buffers) for the subgraph of --plan-subgraph, the other subgraphs planned as TFLite "
+            + "does; or a .json as plan --json writes it, for every subgraph. The plan is checked against the "
+            + "model first and refused, naming the tensors, if it does not fit.")
+    Path file;
+
+    @Option(names = "--plan-subgraph", defaultValue = "0", paramLabel = "N",
+            description = "The subgraph a MiniMalloc --plan places (default: ${DEFAULT-VALUE}).")
+    int subgraph;
+
+    boolean given() {
+        return file != null;
+    }
+
+    /** The plan of --plan; null when it was not given. */
+    ImportedPlan read() throws IOException {
+        return file == null ? null : ImportedPlan.read(file, subgraph);
+    }
+}
