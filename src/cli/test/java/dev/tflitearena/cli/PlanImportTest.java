@@ -142,6 +142,23 @@ class PlanImportTest {
         assertTrue(empty.err().contains(none + " has no subgraph 0: a plan JSON places every subgraph"), empty.err());
     }
 
+    @Test
+    void memoryRefusesABrokenPlanAndOneForOtherShapes() throws IOException {
+        Path problem = dir.resolve("problem.csv");
+        assertEquals(0, Cli.run("plan", MODEL.toString(), "--export-buffers", problem.toString()).status());
+        Path plan = solve(problem, dir.resolve("memory.csv"));
+        Cli.Result resized = Cli.run("memory", MODEL.toString(), "--plan", plan.toString(), "--resize-cycle", "2");
+        assertEquals(2, resized.status());
+        assertTrue(resized.err().contains("--plan fits the model's own shapes"), resized.err());
+        List<String> rows = new ArrayList<>(Files.readAllLines(plan));
+        rows.remove(2);
+        Files.write(plan, rows);
+        Cli.Result broken = Cli.run("memory", MODEL.toString(), "--plan", plan.toString(), "--quiet");
+        assertEquals(2, broken.status());
+        assertTrue(broken.err().contains("memory.csv, subgraph 0: id "), broken.err());
+        assertTrue(broken.err().contains(" is missing: tensor "), broken.err());
+    }
+
     /** Writes a plan of the broken rows and checks that every command refuses it with exit 2, saying these. */
     private void refused(List<String> rows, UnaryOperator<List<String>> breaking, String... says) throws IOException {
         Path plan = dir.resolve("good.csv");

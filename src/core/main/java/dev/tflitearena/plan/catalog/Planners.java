@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -53,25 +54,22 @@ public final class Planners {
                 new GreedyByBreadthPlacer(), new BestOfPlacer(), new OptimalPlacer(timeLimit));
     }
 
-    /** Every placer as a planner, then the planners other jars bring, then those registered in this process. */
+    /** Every placer as a planner, then the planners other jars bring. */
     public static List<Planner> all(Duration timeLimit) {
         List<Planner> planners = new ArrayList<>(placers(timeLimit).stream()
                 .map(p -> p instanceof TflitePlacer ? new TflitePlanner() : (Planner) new PlacerPlanner(p))
                 .toList());
         planners.addAll(Plugins.get().planners());
-        planners.addAll(REGISTERED.values());
         return planners;
     }
 
     /**
      * Makes a planner selectable by name for the rest of the process, as a plan read from a file is in the
-     * commands that build sessions by planner name; a later one of the same name replaces it. The name may
-     * not be one of the other planners'.
+     * commands that build sessions by planner name; a later one of the same name replaces it. It is found by
+     * name only: the lists of every planner stay as they are. The name may not be one of those planners'.
      */
     public static void register(Planner planner) {
-        boolean taken = NATIVE.equals(planner.name()) || all().stream()
-                .anyMatch(p -> p.name().equals(planner.name()) && REGISTERED.get(p.name()) != p);
-        if (taken) {
+        if (NATIVE.equals(planner.name()) || all().stream().anyMatch(p -> p.name().equals(planner.name()))) {
             throw new IllegalArgumentException("a planner named '" + planner.name() + "' exists already");
         }
         REGISTERED.put(planner.name(), planner);
@@ -87,8 +85,12 @@ public final class Planners {
     }
 
     public static Planner byName(String name, Duration timeLimit) {
-        return all(timeLimit).stream().filter(p -> p.name().equals(name)).findFirst()
-                .orElseThrow(() -> unknown(name, names()));
+        return find(all(timeLimit), name).orElseThrow(() -> unknown(name, names()));
+    }
+
+    private static Optional<Planner> find(List<Planner> planners, String name) {
+        return planners.stream().filter(p -> p.name().equals(name)).findFirst()
+                .or(() -> Optional.ofNullable(REGISTERED.get(name)));
     }
 
     /** The Java planner of that name, or null for {@value #NATIVE}. */
@@ -96,8 +98,7 @@ public final class Planners {
         if (NATIVE.equals(name)) {
             return null;
         }
-        return all().stream().filter(p -> p.name().equals(name)).findFirst()
-                .orElseThrow(() -> unknown(name, names() + ", " + NATIVE));
+        return find(all(), name).orElseThrow(() -> unknown(name, names() + ", " + NATIVE));
     }
 
     public static Placer placerByName(String name, Duration timeLimit) {
