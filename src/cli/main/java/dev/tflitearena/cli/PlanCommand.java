@@ -69,9 +69,8 @@ final class PlanCommand implements Callable<Integer> {
             + "alignment and the lower bound. Its solution comes back through --plan.")
     Path exportBuffers;
 
-    @Option(names = "--subgraph", defaultValue = "0", paramLabel = "N",
-            description = "The subgraph --export-buffers writes (default: ${DEFAULT-VALUE}).")
-    int subgraph;
+    @Option(names = "--subgraph", paramLabel = "N", description = "The subgraph --export-buffers writes (default: 0).")
+    Integer subgraph;
 
     @Mixin
     PlanFileOption planFile;
@@ -91,8 +90,14 @@ final class PlanCommand implements Callable<Integer> {
         if (svg != null) {
             WritablePath.checkFile(svg);
         }
+        if (subgraph != null && exportBuffers == null) {
+            throw new IllegalArgumentException("--subgraph is for --export-buffers");
+        }
+        if (exportBuffers != null && planFile.given()) {
+            throw new IllegalArgumentException("--export-buffers writes a problem and --plan reads a solution: give one");
+        }
         if (exportBuffers != null) {
-            exportBuffers();
+            exportBuffers(subgraph == null ? 0 : subgraph);
         } else if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV) == Kind.BUFFER_CSV) {
             if (planFile.given()) {
                 throw new IllegalArgumentException("--plan places a model's tensors; " + input
@@ -113,7 +118,7 @@ final class PlanCommand implements Callable<Integer> {
         print(PlanPicture.of(graph, plan), () -> toJson(graph, plan), out -> printText(out, graph, plan));
     }
 
-    private void exportBuffers() throws IOException {
+    private void exportBuffers(int subgraph) throws IOException {
         String extension = exportBuffers.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
         boolean csv = extension.endsWith(".csv");
         if (!csv && !extension.endsWith(".json")) {
@@ -145,7 +150,7 @@ final class PlanCommand implements Callable<Integer> {
     private ObjectNode toJson(MinimallocProblem problem) {
         ObjectNode root = Json.object();
         root.put("input", input.toString());
-        root.put("subgraph", subgraph);
+        root.put("subgraph", problem.subgraph().index());
         root.put("alignment", problem.alignment());
         root.put("lower_bound_bytes", problem.lowerBound());
         ArrayNode buffers = root.putArray("buffers");

@@ -5,6 +5,7 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /** {@code --plan FILE}: offsets an outside planner chose, used instead of a Java planner's. */
 final class PlanFileOption {
@@ -15,16 +16,25 @@ final class PlanFileOption {
             + "model first and refused, naming the tensors, if it does not fit.")
     Path file;
 
-    @Option(names = "--plan-subgraph", defaultValue = "0", paramLabel = "N",
-            description = "The subgraph a MiniMalloc --plan places (default: ${DEFAULT-VALUE}).")
-    int subgraph;
+    @Option(names = "--plan-subgraph", paramLabel = "N",
+            description = "The subgraph a MiniMalloc --plan places (default: 0).")
+    Integer subgraph;
 
+    /** Whether --plan was given; refuses --plan-subgraph without it. */
     boolean given() {
+        if (file == null && subgraph != null) {
+            throw new IllegalArgumentException("--plan-subgraph is for --plan");
+        }
         return file != null;
     }
 
     /** The plan of --plan; null when it was not given. */
     ImportedPlan read() throws IOException {
-        return file == null ? null : ImportedPlan.read(file, subgraph);
+        boolean csv = file != null && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
+        if (subgraph != null && !csv) {
+            throw new IllegalArgumentException("--plan-subgraph is for a --plan in MiniMalloc's format (.csv): a "
+                    + "plan JSON places every subgraph");
+        }
+        return file == null ? null : ImportedPlan.read(file, subgraph == null ? 0 : subgraph);
     }
 }

@@ -38,19 +38,24 @@ class PlannerPluginTest {
 
     @BeforeAll
     static void buildThePluginJar() throws IOException {
-        Path classes = Files.createDirectories(dir.resolve("classes"));
+        jar = buildJar(SOURCES, dir.resolve("planners.jar"));
+    }
+
+    /** Compiles the .java files of {@code sources} and jars the classes with the sources' META-INF. */
+    private static Path buildJar(Path sources, Path jar) throws IOException {
+        Path classes = Files.createDirectories(jar.resolveSibling(jar.getFileName() + ".classes"));
         List<String> args = new ArrayList<>(List.of("-d", classes.toString(), "-cp",
                 System.getProperty("java.class.path")));
-        try (Stream<Path> files = Files.list(SOURCES)) {
+        try (Stream<Path> files = Files.list(sources)) {
             files.filter(f -> f.toString().endsWith(".java")).forEach(f -> args.add(f.toString()));
         }
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-        assertEquals(0, compiler.run(null, null, null, args.toArray(String[]::new)), "the examples compile");
-        jar = dir.resolve("planners.jar");
+        assertEquals(0, compiler.run(null, null, null, args.toArray(String[]::new)), sources + " compiles");
         try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
             add(out, classes, classes);
-            add(out, SOURCES, SOURCES.resolve("META-INF"));
+            add(out, sources, sources.resolve("META-INF"));
         }
+        return jar;
     }
 
     private static void add(JarOutputStream out, Path root, Path from) throws IOException {
@@ -101,5 +106,30 @@ class PlannerPluginTest {
         Cli.Result unknown = cli("plan", MODEL.toString(), "--planner", "none-such");
         assertEquals(2, unknown.status());
         assertTrue(unknown.err().contains("first-fit") && unknown.err().contains("no-reuse"), unknown.err());
+    }
+
+    @Test
+    void aPlannerOfAnotherJarMayNotTakeABuiltInName() throws IOException {
+        Path sources = Files.createDirectories(dir.resolve("clash"));
+        Files.writeString(sources.resolve("Clash.java"), """
+                package example.clash;
+
+                public final class Clash implements dev.tflitearena.plan.place.Placer {
+                    public String name() {
+                        return "tflite";
+                    }
+
+                    public Solution place(dev.tflitearena.plan.place.BufferSet buffers) {
+                        return new Solution(new long[buffers.buffers().size()], false);
+                    }
+                }
+                """);
+        Path services = Files.createDirectories(sources.resolve("META-INF/services"));
+        Files.writeString(services.resolve("dev.tflitearena.plan.place.Placer"), "example.clash.Clash\n");
+        Path clash = buildJar(sources, dir.resolve("clash.jar"));
+        Cli.Result result = Cli.runJvm(List.of(clash), Map.of(), "plan", MODEL.toString());
+        assertEquals(2, result.status(), result.out());
+        assertTrue(result.err().contains("Placer example.clash.Clash is named 'tflite', the name of a built-in planner: "
+                + "give it another"), result.err());
     }
 }
