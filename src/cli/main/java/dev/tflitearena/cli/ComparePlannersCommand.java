@@ -8,6 +8,7 @@ import dev.tflitearena.cli.GraphSource.Kind;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
 import dev.tflitearena.plan.LowerBound;
+import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.place.BufferSet;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Parameters;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -35,6 +37,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
             description = "How long 'optimal' may search, per subgraph (default: ${DEFAULT-VALUE}).")
     double timeLimit;
+
+    @Mixin
+    PlanFileOption planFile;
 
     @Mixin
     NativeOptions nativeOptions;
@@ -54,15 +59,24 @@ final class ComparePlannersCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Table table;
         try (ProgressDisplay display = progress.open()) {
-            table = measure(input, nativeOptions, timeLimit, display);
+            table = measure(input, nativeOptions, timeLimit, planFile, display);
         }
         output.print(() -> toJson(table), out -> printText(out, table));
         return 0;
     }
 
-    static Table measure(Path input, NativeOptions nativeOptions, double timeLimit, Progress progress)
-            throws IOException {
+    /** With {@code --plan}, the plan of the file is the first row: a plan that does not fit fails at once. */
+    static Table measure(Path input, NativeOptions nativeOptions, double timeLimit, PlanFileOption planFile,
+                         Progress progress) throws IOException {
         Kind kind = Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV);
+        List<Planner> planners = new ArrayList<>(Planners.all(PlanCommand.seconds(timeLimit)));
+        if (planFile.given()) {
+            if (kind == Kind.BUFFER_CSV) {
+                throw new IllegalArgumentException("--plan places a model's tensors; " + input
+                        + " is a bare buffer set");
+            }
+            planners.add(0, planFile.read());
+        }
         if (kind == Kind.BUFFER_CSV) {
             BufferSet buffers = MinimallocCsv.read(input);
             return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
@@ -81,7 +95,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
                 nativeArena = interpreter.memoryInfo().arenaBytes();
             }
         }
-        return new Table(PlannerTable.of(graph, Planners.all(PlanCommand.seconds(timeLimit)), progress),
+        return new Table(PlannerTable.of(graph, planners, progress),
                 PlannerTable.lowerBound(graph), nativeArena, graph, null);
     }
 

@@ -7,12 +7,15 @@ import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.MemoryProfile;
 import dev.tflitearena.memory.ResizeCycle;
 import dev.tflitearena.memory.SessionScaling;
+import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.place.ImportedPlan;
 import dev.tflitearena.session.SessionOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,6 +38,9 @@ final class MemoryCommand implements Callable<Integer> {
             description = "The Java planner measured after the native one, or 'native' for the native one alone "
                     + "(default: ${DEFAULT-VALUE}).")
     String planner;
+
+    @Mixin
+    PlanFileOption planFile;
 
     @Option(names = "--xnnpack", description = "Use TFLite's default BuiltinOpResolver, which delegates float "
             + "graphs to XNNPACK.")
@@ -84,7 +90,17 @@ final class MemoryCommand implements Callable<Integer> {
     ProgressOptions progress;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
+        if (planFile.given()) {
+            if (resizeCycle != null) {
+                throw new IllegalArgumentException("--plan fits the model's own shapes; --resize-cycle re-plans for "
+                        + "others");
+            }
+            // Sessions are made by planner name: the file's plan joins the planners under its file name.
+            ImportedPlan plan = planFile.read();
+            Planners.register(plan);
+            planner = plan.name();
+        }
         SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack);
         if (threads != null) {
             nativePlan = nativePlan.withThreads(threads);

@@ -9,10 +9,12 @@ import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanValidator;
+import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.place.MinimallocCsv;
+import dev.tflitearena.plan.place.MinimallocProblem;
 import dev.tflitearena.plan.place.Placer;
 import dev.tflitearena.plan.render.AsciiRenderer;
 import dev.tflitearena.plan.render.PlanPicture;
@@ -59,6 +61,20 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--ascii", description = "Also draw the plan as text, after the table.")
     boolean ascii;
 
+    @Option(names = "--export-buffers", paramLabel = "FILE", description = "Instead of planning, write the rw "
+            + "arena of the subgraph of --subgraph as a placement problem for an outside planner: a .csv in "
+            + "MiniMalloc's format (" + MinimallocProblem.HEADER + "; the id is the tensor's index in the subgraph, "
+            + "[lower, upper) the nodes it is live at, the size rounded up to the tensor alignment, in-place "
+            + "aliases left to their root), or a .json with the same buffers and their tensor names and bytes, the "
+            + "alignment and the lower bound. Its solution comes back through --plan.")
+    Path exportBuffers;
+
+    @Option(names = "--subgraph", paramLabel = "N", description = "The subgraph --export-buffers writes (default: 0).")
+    Integer subgraph;
+
+    @Mixin
+    PlanFileOption planFile;
+
     @Mixin
     NativeOptions nativeOptions;
 
@@ -74,7 +90,19 @@ final class PlanCommand implements Callable<Integer> {
         if (svg != null) {
             WritablePath.checkFile(svg);
         }
-        if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV) == Kind.BUFFER_CSV) {
+        if (subgraph != null && exportBuffers == null) {
+            throw new IllegalArgumentException("--subgraph is for --export-buffers");
+        }
+        if (exportBuffers != null && planFile.given()) {
+            throw new IllegalArgumentException("--export-buffers writes a problem and --plan reads a solution: give one");
+        }
+        if (exportBuffers != null) {
+            exportBuffers(subgraph == null ? 0 : subgraph);
+        } else if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV) == Kind.BUFFER_CSV) {
+            if (planFile.given()) {
+                throw new IllegalArgumentException("--plan places a model's tensors; " + input
+                        + " is a bare buffer set");
+            }
             planBuffers();
         } else {
             planGraph();
@@ -83,11 +111,59 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private void planGraph() throws IOException {
-        var strategy = Planners.byName(planner, seconds(timeLimit));
+        Planner strategy = planFile.given() ? planFile.read() : Planners.byName(planner, seconds(timeLimit));
         Graph graph = GraphSource.read(input, nativeOptions.settings());
         Plan plan = strategy.plan(graph);
         PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
         print(PlanPicture.of(graph, plan), () -> toJson(graph, plan), out -> printText(out, graph, plan));
+    }
+
+    private void exportBuffers(int subgraph) throws IOException {
+        String extension = exportBuffers.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        boolean csv = extension.endsWith(".csv");
+        if (!csv && !extension.endsWith(".json")) {
+            throw new IllegalArgumentException("--export-buffers " + exportBuffers + ": the extension says the "
+                    + "format, .csv (MiniMalloc's) or .json");
+        }
+        WritablePath.checkFile(exportBuffers);
+        Graph graph = GraphSource.read(input, nativeOptions.settings());
+        if (subgraph < 0 || subgraph >= graph.subgraphs().size()) {
+            throw new IllegalArgumentException("--subgraph " + subgraph + ": " + input + " has subgraphs 0.."
+                    + (graph.subgraphs().size() - 1));
+        }
+        MinimallocProblem problem = MinimallocProblem.of(graph.subgraphs().get(subgraph), graph.options());
+        WritablePath.write(exportBuffers, csv ? String.join("\n", problem.csvLines()) + "\n"
+                : Json.print(toJson(problem)) + "\n");
+        output.print(() -> {
+            ObjectNode root = Json.object();
+            root.put("input", input.toString());
+            root.put("subgraph", subgraph);
+            root.put("buffers", problem.rows().size());
+            root.put("alignment", problem.alignment());
+            root.put("lower_bound_bytes", problem.lowerBound());
+            root.put("file", exportBuffers.toString());
+            return root;
+        }, out -> out.printf("%s, subgraph %d: %d buffers, alignment %d, lower bound %d bytes, written to %s%n", input,
+                subgraph, problem.rows().size(), problem.alignment(), problem.lowerBound(), exportBuffers));
+    }
+
+    private ObjectNode toJson(MinimallocProblem problem) {
+        ObjectNode root = Json.object();
+        root.put("input", input.toString());
+        root.put("subgraph", problem.subgraph().index());
+        root.put("alignment", problem.alignment());
+        root.put("lower_bound_bytes", problem.lowerBound());
+        ArrayNode buffers = root.putArray("buffers");
+        for (MinimallocProblem.Row r : problem.rows()) {
+            ObjectNode b = buffers.addObject();
+            b.put("id", r.id());
+            b.put("lower", r.lower());
+            b.put("upper", r.upper());
+            b.put("size", r.size());
+            b.put("bytes", r.bytes());
+            b.put("name", problem.subgraph().tensor(r.id()).name());
+        }
+        return root;
     }
 
     private void planBuffers() throws IOException {

@@ -37,6 +37,9 @@ final class ReportCommand implements Callable<Integer> {
     double timeLimit;
 
     @Mixin
+    PlanFileOption planFile;
+
+    @Mixin
     NativeOptions nativeOptions;
 
     @Mixin
@@ -51,7 +54,7 @@ final class ReportCommand implements Callable<Integer> {
         ComparePlannersCommand.Table table;
         List<PlanPicture> pictures = new ArrayList<>();
         try (ProgressDisplay display = progress.open()) {
-            table = ComparePlannersCommand.measure(input, nativeOptions, timeLimit, display);
+            table = ComparePlannersCommand.measure(input, nativeOptions, timeLimit, planFile, display);
             for (PlannerTable.Row row : table.rows()) {
                 display.advance(pictures.size(), table.rows().size(), "picture of planner " + row.name());
                 pictures.add(table.graph() != null ? PlanPicture.of(table.graph(), row.plan())

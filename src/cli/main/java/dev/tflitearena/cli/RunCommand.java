@@ -5,6 +5,9 @@ import dev.tflitearena.bridge.DifferentialRun;
 import dev.tflitearena.bridge.Handover;
 import dev.tflitearena.bridge.IntermediateDump;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.plan.LowerBound;
+import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.progress.ProgressCounter;
 import picocli.CommandLine.Command;
@@ -12,6 +15,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,6 +68,9 @@ final class RunCommand implements Callable<Integer> {
     boolean force;
 
     @Mixin
+    PlanFileOption planFile;
+
+    @Mixin
     NativeOptions nativeOptions;
 
     @Mixin
@@ -73,8 +80,8 @@ final class RunCommand implements Callable<Integer> {
     ProgressOptions progress;
 
     @Override
-    public Integer call() {
-        var strategy = Planners.byNameOrNative(planner);
+    public Integer call() throws IOException {
+        Planner strategy = planFile.given() ? planFile.read() : Planners.byNameOrNative(planner);
         if (force && dumpDirectory == null) {
             throw new IllegalArgumentException("--force only applies to --dump-intermediates");
         }
@@ -96,8 +103,22 @@ final class RunCommand implements Callable<Integer> {
                 dump = IntermediateDump.write(loaded, result, seed, dumpDirectory, force);
             }
         }
-        output.print(() -> toJson(result, dump), out -> {
+        // An outside plan is measured against the lower bound too: how far it is from the best possible.
+        long lowerBound = planFile.given() ? PlannerTable.lowerBound(GraphSource.read(model, nativeOptions.settings()))
+                : -1;
+        output.print(() -> {
+            ObjectNode root = toJson(result, dump);
+            if (lowerBound >= 0) {
+                root.put("lower_bound_bytes", lowerBound);
+            }
+            return root;
+        }, out -> {
             printText(out, result);
+            if (lowerBound >= 0) {
+                long arena = result.handover().javaArenaBytes();
+                out.printf("plan %s: rw arena %d bytes, lower bound %d, gap %s%n", planFile.file, arena, lowerBound,
+                        PlanCommand.percent(LowerBound.gap(arena, lowerBound)));
+            }
             if (dump != null) {
                 printDump(out, dump);
             }

@@ -38,8 +38,15 @@ final class Cli {
      * standard error, native code's included, is what a user sees.
      */
     static Result runJvm(Map<String, String> environment, String... args) {
+        return runJvm(List.of(), environment, args);
+    }
+
+    /** As {@link #runJvm(Map, String...)}, with these jars or directories on the classpath too. */
+    static Result runJvm(List<Path> classpath, Map<String, String> environment, String... args) {
+        StringBuilder path = new StringBuilder(System.getProperty("java.class.path"));
+        classpath.forEach(p -> path.append(File.pathSeparator).append(p));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+                .toString(), "-cp", path.toString(), Main.class.getName()));
         command.addAll(List.of(args));
         try {
             File out = File.createTempFile("cli-out", ".txt");

@@ -1,0 +1,40 @@
+package dev.tflitearena.cli;
+
+import dev.tflitearena.plan.place.ImportedPlan;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** {@code --plan FILE}: offsets an outside planner chose, used instead of a Java planner's. */
+final class PlanFileOption {
+    @Option(names = "--plan", paramLabel = "FILE", description = "Use the offsets in FILE instead of a planner's: "
+            + "a .csv in MiniMalloc's output format (" + ImportedPlan.CSV_HEADER + "; the ids and intervals of "
+            + "plan --export-buffers) for the subgraph of --plan-subgraph, the other subgraphs planned as TFLite "
+            + "does; or a .json as plan --json writes it, for every subgraph. The plan is checked against the "
+            + "model first and refused, naming the tensors, if it does not fit.")
+    Path file;
+
+    @Option(names = "--plan-subgraph", paramLabel = "N",
+            description = "The subgraph a MiniMalloc --plan places (default: 0).")
+    Integer subgraph;
+
+    /** Whether --plan was given; refuses --plan-subgraph without it. */
+    boolean given() {
+        if (file == null && subgraph != null) {
+            throw new IllegalArgumentException("--plan-subgraph is for --plan");
+        }
+        return file != null;
+    }
+
+    /** The plan of --plan; null when it was not given. */
+    ImportedPlan read() throws IOException {
+        boolean csv = file != null && file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
+        if (subgraph != null && !csv) {
+            throw new IllegalArgumentException("--plan-subgraph is for a --plan in MiniMalloc's format (.csv): a "
+                    + "plan JSON places every subgraph");
+        }
+        return file == null ? null : ImportedPlan.read(file, subgraph == null ? 0 : subgraph);
+    }
+}
