@@ -1,7 +1,9 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.plan.place.ImportedPlan;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,10 +22,16 @@ final class PlanFileOption {
             description = "The subgraph a MiniMalloc --plan places (default: 0).")
     Integer subgraph;
 
-    /** Whether --plan was given; refuses --plan-subgraph without it. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /** Whether --plan was given; refuses --plan-subgraph without it, and --plan beside --planner. */
     boolean given() {
         if (file == null && subgraph != null) {
             throw new IllegalArgumentException("--plan-subgraph is for --plan");
+        }
+        if (file != null && command.commandLine().getParseResult().hasMatchedOption("--planner")) {
+            throw new IllegalArgumentException("--plan and --planner both say where the tensors go: give one");
         }
         return file != null;
     }

@@ -140,6 +140,11 @@ class PlanImportTest {
         Cli.Result empty = Cli.run("plan", MODEL.toString(), "--plan", none.toString());
         assertEquals(2, empty.status());
         assertTrue(empty.err().contains(none + " has no subgraph 0: a plan JSON places every subgraph"), empty.err());
+        for (String command : List.of("plan", "run")) {
+            Cli.Result both = Cli.run(command, MODEL.toString(), "--plan", plan.toString(), "--planner", "tflite");
+            assertEquals(2, both.status(), command);
+            assertTrue(both.err().contains("--plan and --planner both say where the tensors go: give one"), both.err());
+        }
     }
 
     @Test
