@@ -11,6 +11,8 @@ import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanValidator;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.order.MemoryOrder;
+import dev.tflitearena.plan.order.Order;
 import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.place.MinimallocCsv;
 import dev.tflitearena.plan.place.Placer;
@@ -60,6 +62,9 @@ final class PlanCommand implements Callable<Integer> {
     boolean ascii;
 
     @Mixin
+    OrderOption order;
+
+    @Mixin
     NativeOptions nativeOptions;
 
     @Mixin
@@ -75,6 +80,9 @@ final class PlanCommand implements Callable<Integer> {
             WritablePath.checkFile(svg);
         }
         if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV) == Kind.BUFFER_CSV) {
+            if (order.value() != Order.MODEL) {
+                throw new IllegalArgumentException(input + ": --order applies to a graph's ops; a buffer set has none");
+            }
             planBuffers();
         } else {
             planGraph();
@@ -84,10 +92,23 @@ final class PlanCommand implements Callable<Integer> {
 
     private void planGraph() throws IOException {
         var strategy = Planners.byName(planner, seconds(timeLimit));
-        Graph graph = GraphSource.read(input, nativeOptions.settings());
+        Graph read = GraphSource.read(input, nativeOptions.settings());
+        MemoryOrder.Result ordered = order.value() == Order.MEMORY ? MemoryOrder.of(read) : null;
+        Graph graph = ordered == null ? read : ordered.graph();
         Plan plan = strategy.plan(graph);
         PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
-        print(PlanPicture.of(graph, plan), () -> toJson(graph, plan), out -> printText(out, graph, plan));
+        print(PlanPicture.of(graph, plan), () -> {
+            ObjectNode root = toJson(graph, plan);
+            if (ordered != null) {
+                root.set("order", orderJson(ordered));
+            }
+            return root;
+        }, out -> {
+            if (ordered != null) {
+                out.println(ordered.summary());
+            }
+            printText(out, graph, plan);
+        });
     }
 
     private void planBuffers() throws IOException {
@@ -119,6 +140,24 @@ final class PlanCommand implements Callable<Integer> {
                 out.println("SVG picture written to " + svg);
             }
         });
+    }
+
+    /** What the memory order changed, for JSON. */
+    static ObjectNode orderJson(MemoryOrder.Result ordered) {
+        ObjectNode o = Json.object();
+        o.put("search", ordered.search());
+        o.put("chosen", ordered.chosen());
+        o.put("states", ordered.states());
+        o.put("ops", ordered.order().length);
+        o.put("ops_with_choice", ordered.nodesWithChoice());
+        o.put("lower_bound_before_bytes", ordered.boundBefore());
+        o.put("lower_bound_after_bytes", ordered.boundAfter());
+        o.put("reordered", ordered.reordered());
+        ArrayNode nodes = o.putArray("node_order");
+        for (int v : ordered.order()) {
+            nodes.add(v);
+        }
+        return o;
     }
 
     private ObjectNode toJson(Graph graph, Plan plan) {

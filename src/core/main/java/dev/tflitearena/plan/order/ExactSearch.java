@@ -11,6 +11,12 @@ import java.util.Map;
  * 2020) does. The bytes live after a set has run depend on the set alone, so of all the ways to reach a set
  * only the one of least peak so far matters. The sets are visited by size, one size at a time, each kept
  * once; a way whose peak already reaches the bound to beat is dropped.
+ *
+ * <p>A node that frees nothing and follows only such nodes (a DEQUANTIZE of constant weights, say) is best
+ * run right before the first other node that needs it: the bytes it makes stay live until then either way,
+ * and there they are no more than that node's step holds. So such a node is never a move of its own: it
+ * runs, with those it follows, just before its first other successor, which leaves only the other nodes to
+ * choose among.
  */
 final class ExactSearch {
     /**
@@ -29,22 +35,56 @@ final class ExactSearch {
     static Outcome run(Precedence precedence, LiveBytes cost, long bound, int maxStates) {
         int n = precedence.nodes();
         int words = Precedence.words(n);
+        long[] postponed = new long[words];
+        // Per node, the postponed nodes it needs run first, through postponed nodes only.
+        long[][] needs = new long[n][words];
+        int moves = 0;
+        for (int v = 0; v < n; v++) {
+            long[] before = precedence.predecessors(v);
+            boolean followsPostponedOnly = true;
+            for (int p = Precedence.nextSet(before, 0); p >= 0; p = Precedence.nextSet(before, p + 1)) {
+                if (Precedence.has(postponed, p)) {
+                    Precedence.or(needs[v], needs[p]);
+                    Precedence.set(needs[v], p);
+                } else {
+                    followsPostponedOnly = false;
+                }
+            }
+            if (followsPostponedOnly && cost.freesNothing(v) && precedence.successors(v).length > 0) {
+                Precedence.set(postponed, v);
+            } else {
+                moves++;
+            }
+        }
+        long[] sources = new long[words];
+        for (int v = 0; v < n; v++) {
+            if (!Precedence.has(postponed, v) && precedence.ready(postponed, v)) {
+                Precedence.set(sources, v);
+            }
+        }
         Visited visited = new Visited();
         Layer layer = new Layer();
-        layer.add(new long[words], precedence.sources(), 0, cost.atStart(), visited.add(-1, -1));
-        for (int size = 0; size < n; size++) {
+        layer.add(new long[words], sources, 0, cost.atStart(), visited.add(-1, -1));
+        for (int step = 0; step < moves; step++) {
             Layer next = new Layer();
             for (int i = 0; i < layer.size(); i++) {
                 long[] done = layer.done.get(i);
                 long[] canRun = layer.ready.get(i);
                 for (int v = Precedence.nextSet(canRun, 0); v >= 0; v = Precedence.nextSet(canRun, v + 1)) {
-                    long peak = Math.max(layer.peak[i], layer.live[i] + cost.made(v));
+                    long[] after = done.clone();
+                    long live = layer.live[i];
+                    for (int w = 0; w < words; w++) {
+                        long runNow = needs[v][w] & ~done[w];
+                        after[w] |= runNow;
+                        for (long bits = runNow; bits != 0; bits &= bits - 1) {
+                            live += cost.made((w << 6) + Long.numberOfTrailingZeros(bits));
+                        }
+                    }
+                    long peak = Math.max(layer.peak[i], live + cost.made(v));
                     if (peak >= bound) {
                         continue;
                     }
-                    long[] after = done.clone();
-                    long[] nextReady = canRun.clone();
-                    precedence.run(after, nextReady, v);
+                    Precedence.set(after, v);
                     Integer seen = next.index.get(new Key(after));
                     if (seen != null) {
                         if (peak < next.peak[seen]) {
@@ -56,8 +96,9 @@ final class ExactSearch {
                     if (visited.size() >= maxStates) {
                         return new Outcome(null, 0, visited.size(), false);
                     }
-                    long live = layer.live[i] + cost.made(v) - cost.freed(done, v);
-                    next.add(after, nextReady, peak, live, visited.add(layer.id[i], v));
+                    live += cost.made(v) - cost.freed(done, v);
+                    next.add(after, readyAfter(precedence, postponed, canRun, after, v), peak, live,
+                            visited.add(layer.id[i], v));
                 }
             }
             if (next.size() == 0) {
@@ -65,11 +106,47 @@ final class ExactSearch {
             }
             layer = next;
         }
-        int[] order = new int[n];
-        for (int id = layer.id[0], k = n - 1; k >= 0; id = visited.parent[id], k--) {
-            order[k] = visited.last[id];
+        int[] chosen = new int[moves];
+        for (int id = layer.id[0], k = moves - 1; k >= 0; id = visited.parent[id], k--) {
+            chosen[k] = visited.last[id];
         }
-        return new Outcome(order, n == 0 ? cost.atStart() : layer.peak[0], visited.size(), true);
+        return new Outcome(withPostponed(needs, chosen), moves == 0 ? cost.atStart() : layer.peak[0],
+                visited.size(), true);
+    }
+
+    /** The nodes ready once {@code node} has run, the postponed ones counted as run. */
+    private static long[] readyAfter(Precedence precedence, long[] postponed, long[] ready, long[] after, int node) {
+        long[] assumed = after.clone();
+        for (int w = 0; w < assumed.length; w++) {
+            assumed[w] |= postponed[w];
+        }
+        long[] next = ready.clone();
+        next[node >>> 6] &= ~(1L << node);
+        for (int s : precedence.successors(node)) {
+            if (!Precedence.has(postponed, s) && precedence.ready(assumed, s)) {
+                Precedence.set(next, s);
+            }
+        }
+        return next;
+    }
+
+    /** The whole order: each postponed node right before the first chosen node that needs it. */
+    private static int[] withPostponed(long[][] needs, int[] chosen) {
+        int[] order = new int[needs.length];
+        long[] done = new long[Precedence.words(needs.length)];
+        int k = 0;
+        for (int v : chosen) {
+            // By index, which the model's order, a topological one, has them in.
+            for (int p = Precedence.nextSet(needs[v], 0); p >= 0; p = Precedence.nextSet(needs[v], p + 1)) {
+                if (!Precedence.has(done, p)) {
+                    Precedence.set(done, p);
+                    order[k++] = p;
+                }
+            }
+            Precedence.set(done, v);
+            order[k++] = v;
+        }
+        return order;
     }
 
     /** The sets of one size: each set, the nodes ready after it, its least peak so far and its live bytes. */

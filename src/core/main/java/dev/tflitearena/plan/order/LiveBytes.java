@@ -123,6 +123,11 @@ final class LiveBytes {
         return made[node];
     }
 
+    /** Whether {@code node} keeps no buffer: what it makes stays live after it, and it frees nothing. */
+    boolean freesNothing(int node) {
+        return kept[node].length == 0;
+    }
+
     /** The bytes freed once {@code node} has run after the nodes of {@code done}. */
     long freed(long[] done, int node) {
         long freed = 0;

@@ -110,6 +110,11 @@ final class Precedence {
         return successors[node];
     }
 
+    /** The nodes that must run right before {@code node}; shared, not copied: treat as read-only. */
+    long[] predecessors(int node) {
+        return predecessors[node];
+    }
+
     /** Whether every node that must run before {@code node} is in {@code done}. */
     boolean ready(long[] done, int node) {
         long[] before = predecessors[node];
@@ -213,7 +218,7 @@ final class Precedence {
         }
     }
 
-    private static void or(long[] into, long[] bits) {
+    static void or(long[] into, long[] bits) {
         for (int w = 0; w < into.length; w++) {
             into[w] |= bits[w];
         }

@@ -30,7 +30,11 @@ class MemoryOrderTest {
         int[] outputs = {};
 
         int tensor(long bytes) {
-            tensors.add(new Tensor(tensors.size(), "t" + tensors.size(), bytes, Allocation.ARENA_RW, false, null, null));
+            return tensor(bytes, Allocation.ARENA_RW);
+        }
+
+        int tensor(long bytes, Allocation allocation) {
+            tensors.add(new Tensor(tensors.size(), "t" + tensors.size(), bytes, allocation, false, null, null));
             return tensors.size() - 1;
         }
 
@@ -136,7 +140,7 @@ class MemoryOrderTest {
     @Test
     void theExactSearchMatchesEveryOrderTriedOnRandomGraphs() {
         Random random = new Random(17);
-        for (int trial = 0; trial < 60; trial++) {
+        for (int trial = 0; trial < 100; trial++) {
             Graph graph = randomGraph(random, 4 + random.nextInt(5));
             MemoryOrder.Result r = MemoryOrder.of(graph);
             String what = "trial " + trial;
@@ -157,7 +161,8 @@ class MemoryOrderTest {
 
     /**
      * Nodes each output one tensor from earlier ones or the graph input; some have temporaries, some share
-     * their input in place (a reshape), some outputs are never read (TFLite keeps those to the end).
+     * their input in place (a reshape), some outputs are persistent (as a DEQUANTIZE of constants makes its
+     * output), some outputs are never read (TFLite keeps those to the end).
      */
     private static Graph randomGraph(Random random, int nodes) {
         Builder g = new Builder();
@@ -167,7 +172,8 @@ class MemoryOrderTest {
             int inputs = 1 + random.nextInt(Math.min(2, available.size()));
             int[] in = random.ints(0, available.size()).distinct().limit(inputs).map(available::get).toArray();
             boolean reshape = random.nextInt(5) == 0;
-            int out = g.tensor(reshape ? g.tensors.get(in[0]).bytes() : 1 + random.nextInt(100));
+            int out = reshape ? g.tensor(g.tensors.get(in[0]).bytes()) : random.nextInt(6) == 0
+                    ? g.tensor(1 + random.nextInt(100), Allocation.ARENA_RW_PERSISTENT) : g.tensor(1 + random.nextInt(100));
             int[] temporaries = random.nextInt(4) == 0 ? ids(g.tensor(1 + random.nextInt(60))) : ids();
             g.node(reshape ? "RESHAPE" : "ADD", in, ids(out), temporaries,
                     reshape ? Inplace.DATA_UNMODIFIED | Inplace.INPUT0_SHARED : Inplace.NONE);
