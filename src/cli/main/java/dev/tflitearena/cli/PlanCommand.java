@@ -94,7 +94,7 @@ final class PlanCommand implements Callable<Integer> {
         var strategy = Planners.byName(planner, seconds(timeLimit));
         Graph read = GraphSource.read(input, nativeOptions.settings());
         MemoryOrder.Result ordered = order.value() == Order.MEMORY ? MemoryOrder.of(read) : null;
-        Graph graph = ordered == null ? read : ordered.graph();
+        Graph graph = ordered == null ? read : GraphSource.inOrder(input, nativeOptions.settings(), ordered);
         Plan plan = strategy.plan(graph);
         PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
         print(PlanPicture.of(graph, plan), () -> {
