@@ -11,6 +11,8 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.order.MemoryOrder;
+import dev.tflitearena.plan.order.Order;
 
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +26,8 @@ import java.util.TreeMap;
  * model's constants alone they may share: with {@code regions}, each interpreter built warms up once on a
  * private copy of those tensors, then points them into its configuration's shared region, and with XNNPACK
  * its delegate adds its packed weights to the configuration's shared weights cache, or finds them there.
+ * In the memory order, the order is chosen once, on a probe in the model's order, and every interpreter after
+ * (the probes too) runs in it, so that the kernels number their temporaries alike in all of them.
  */
 final class InterpreterRecipe {
     /** The seed of the inputs a sharing interpreter warms up on; any would do, constants ignore them. */
@@ -37,6 +41,8 @@ final class InterpreterRecipe {
     private final InterpreterSettings settings;
     /** Null when the recipe shares nothing. */
     private final SharedConstants shared;
+    /** Null in the model's order. */
+    private final MemoryOrder.Result order;
     private final Graph graph;
     private final Plan plan;
 
@@ -48,6 +54,7 @@ final class InterpreterRecipe {
         this.regions = regions;
         this.settings = regions == null || !options.settings().xnnpack() ? options.settings()
                 : options.settings().withSharedWeightsCache(regions.weightsCache(configuration()));
+        this.order = options.order() == Order.MEMORY ? memoryOrder() : null;
         SharedConstants region = regions == null ? null : regions.get(configuration(), this::prove);
         this.shared = region == null || region.isEmpty() ? null : region;
         Planner planner = options.javaPlanner();
@@ -126,7 +133,7 @@ final class InterpreterRecipe {
     private List<Object> configuration() {
         Map<Integer, List<Integer>> inputShapes = new TreeMap<>();
         shapes.forEach((input, shape) -> inputShapes.put(input, Arrays.stream(shape).boxed().toList()));
-        return List.of(options.settings(), inputShapes);
+        return List.of(options.settings(), inputShapes, options.order());
     }
 
     /** Two interpreters allocated by TFLite, invoked on different inputs: what proves a tensor shared. */
@@ -142,10 +149,26 @@ final class InterpreterRecipe {
         }
     }
 
+    /** The order of least bound, chosen on a probe prepared in the model's order. */
+    private MemoryOrder.Result memoryOrder() {
+        try (NativeInterpreter probe = resizedInterpreter(null)) {
+            probe.allocateTensors();
+            return MemoryOrder.of(probe.snapshot());
+        }
+    }
+
     private NativeInterpreter resizedInterpreter() {
+        return resizedInterpreter(order);
+    }
+
+    /** A fresh interpreter with the recipe's input shapes, running {@code inOrder} (the model's order if null). */
+    private NativeInterpreter resizedInterpreter(MemoryOrder.Result inOrder) {
         NativeInterpreter interpreter = NativeInterpreter.build(model, settings);
         try {
             shapes.forEach((input, shape) -> TensorAccess.resizeInput(interpreter, input, shape));
+            if (inOrder != null) {
+                interpreter.setNodeOrder(inOrder.order());
+            }
             return interpreter;
         } catch (RuntimeException e) {
             interpreter.close();
