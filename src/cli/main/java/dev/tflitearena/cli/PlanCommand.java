@@ -150,6 +150,7 @@ final class PlanCommand implements Callable<Integer> {
         o.put("states", ordered.states());
         o.put("ops", ordered.order().length);
         o.put("ops_with_choice", ordered.nodesWithChoice());
+        o.put("ops_postponed", ordered.postponed());
         o.put("lower_bound_before_bytes", ordered.boundBefore());
         o.put("lower_bound_after_bytes", ordered.boundAfter());
         o.put("reordered", ordered.reordered());

@@ -24,8 +24,9 @@ final class ExactSearch {
      * @param peak     its peak
      * @param states   the sets of nodes visited
      * @param complete false when the search stopped at its limit of sets, proving nothing
+     * @param postponed the nodes that were no moves of their own, run just before their first other successor
      */
-    record Outcome(int[] order, long peak, int states, boolean complete) {
+    record Outcome(int[] order, long peak, int states, boolean complete, int postponed) {
     }
 
     private ExactSearch() {
@@ -94,7 +95,7 @@ final class ExactSearch {
                         continue;
                     }
                     if (visited.size() >= maxStates) {
-                        return new Outcome(null, 0, visited.size(), false);
+                        return new Outcome(null, 0, visited.size(), false, n - moves);
                     }
                     live += cost.made(v) - cost.freed(done, v);
                     next.add(after, readyAfter(precedence, postponed, canRun, after, v), peak, live,
@@ -102,7 +103,7 @@ final class ExactSearch {
                 }
             }
             if (next.size() == 0) {
-                return new Outcome(null, 0, visited.size(), true);
+                return new Outcome(null, 0, visited.size(), true, n - moves);
             }
             layer = next;
         }
@@ -111,7 +112,7 @@ final class ExactSearch {
             chosen[k] = visited.last[id];
         }
         return new Outcome(withPostponed(needs, chosen), moves == 0 ? cost.atStart() : layer.peak[0],
-                visited.size(), true);
+                visited.size(), true, n - moves);
     }
 
     /** The nodes ready once {@code node} has run, the postponed ones counted as run. */

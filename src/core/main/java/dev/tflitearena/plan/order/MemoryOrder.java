@@ -29,11 +29,14 @@ public final class MemoryOrder {
      * @param chosen         which order won: the exact search's, or the portfolio's name for it
      * @param states         the sets of nodes the exact search visited (0 when it did not run)
      * @param nodesWithChoice the nodes some other node could run before or after
+     * @param postponed      of those, the nodes the exact search ran just before their first other successor,
+     *                       as is best for a node that frees nothing and follows only such nodes (0 when the
+     *                       search did not run)
      * @param boundBefore    the lower bound in the model's order
      * @param boundAfter     the lower bound in {@code order}
      */
     public record Result(Graph graph, int[] order, String search, String chosen, int states, int nodesWithChoice,
-                         long boundBefore, long boundAfter) {
+                         int postponed, long boundBefore, long boundAfter) {
         /** Whether the order differs from the model's. */
         public boolean reordered() {
             for (int k = 0; k < order.length; k++) {
@@ -47,8 +50,9 @@ public final class MemoryOrder {
         /** One line for people: the search, the nodes with a choice, the bound before and after. */
         public String summary() {
             return String.format(java.util.Locale.ROOT,
-                    "order memory (%s, %s%s): %d of %d ops had a choice, lower bound %d -> %d bytes (%+.1f%%)",
+                    "order memory (%s, %s%s): %d of %d ops had a choice%s, lower bound %d -> %d bytes (%+.1f%%)",
                     search, chosen, states == 0 ? "" : ", " + states + " states", nodesWithChoice, order.length,
+                    postponed == 0 ? "" : " (" + postponed + " that free nothing run just before their first consumer)",
                     boundBefore, boundAfter, LowerBound.gap(boundAfter, boundBefore) * 100);
         }
     }
@@ -80,11 +84,13 @@ public final class MemoryOrder {
         }
         String search = PORTFOLIO;
         int states = 0;
+        int postponed = 0;
         if (withChoice == 0) {
             search = EXACT;
         } else if (cost.matchesLowerBound()) {
             ExactSearch.Outcome outcome = ExactSearch.run(precedence, cost, bound, maxStates);
             states = outcome.states();
+            postponed = outcome.postponed();
             if (outcome.complete()) {
                 search = EXACT;
                 if (outcome.order() != null) {
@@ -101,7 +107,8 @@ public final class MemoryOrder {
         }
         List<Subgraph> subgraphs = new ArrayList<>(graph.subgraphs());
         subgraphs.set(0, reorder(primary, best));
-        return new Result(new Graph(options, subgraphs), best, search, chosen, states, withChoice, before, bound);
+        return new Result(new Graph(options, subgraphs), best, search, chosen, states, withChoice, postponed, before,
+                bound);
     }
 
     /** The subgraph with its nodes in {@code order}: position k runs the node the model runs at order[k]. */
