@@ -6,7 +6,9 @@ import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.LowerBound;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -49,7 +51,7 @@ public final class MemoryOrder {
 
         /** One line for people: the search, the nodes with a choice, the bound before and after. */
         public String summary() {
-            return String.format(java.util.Locale.ROOT,
+            return String.format(Locale.ROOT,
                     "order memory (%s, %s%s): %d of %d ops had a choice%s, lower bound %d -> %d bytes (%+.1f%%)",
                     search, chosen, states == 0 ? "" : ", " + states + " states", nodesWithChoice, order.length,
                     postponed == 0 ? "" : " (" + postponed + " that free nothing run just before their first consumer)",
@@ -118,7 +120,7 @@ public final class MemoryOrder {
         for (int v : order) {
             if (v < 0 || v >= n || seen[v]) {
                 throw new IllegalArgumentException("subgraph " + subgraph.index() + ": an order must name each of its "
-                        + n + " nodes once; got " + java.util.Arrays.toString(order));
+                        + n + " nodes once; got " + Arrays.toString(order));
             }
             seen[v] = true;
         }

@@ -1,6 +1,5 @@
 package dev.tflitearena.plan.order;
 
-import dev.tflitearena.graph.InvalidGraphException;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Subgraph;
 import org.tensorflow.lite.schema.BuiltinOperator;
@@ -170,10 +169,8 @@ final class Precedence {
         int[] descendants = new int[nodes];
         for (int v = 0; v < nodes; v++) {
             ancestors[v] = predecessors[v].clone();
+            // Every predecessor comes earlier in the model's order, so its ancestors are complete.
             for (int p = nextSet(predecessors[v], 0); p >= 0; p = nextSet(predecessors[v], p + 1)) {
-                if (p > v) {
-                    throw new InvalidGraphException("node " + v + " runs before node " + p + ", which it must follow");
-                }
                 or(ancestors[v], ancestors[p]);
             }
             for (int a = nextSet(ancestors[v], 0); a >= 0; a = nextSet(ancestors[v], a + 1)) {
