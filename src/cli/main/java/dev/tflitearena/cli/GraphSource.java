@@ -3,8 +3,10 @@ package dev.tflitearena.cli;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.OrderedProbe;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
+import dev.tflitearena.plan.order.MemoryOrder;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,6 +46,20 @@ final class GraphSource {
     }
 
     private GraphSource() {
+    }
+
+    /**
+     * The graph {@link #read} gave, in the memory order: for a model, as an interpreter prepared in that order
+     * numbers its tensors (see {@link OrderedProbe}).
+     */
+    static Graph inOrder(Path file, InterpreterSettings settings, MemoryOrder.Result order) {
+        if (Kind.of(file, Kind.MODEL, Kind.GRAPH_JSON) == Kind.GRAPH_JSON) {
+            return order.graph();
+        }
+        try (NativeModel model = NativeModel.load(file);
+             NativeInterpreter interpreter = NativeInterpreter.build(model, settings)) {
+            return OrderedProbe.snapshot(interpreter, order);
+        }
     }
 
     static Graph read(Path file, InterpreterSettings settings) throws IOException {

@@ -12,6 +12,8 @@ import dev.tflitearena.plan.PlanValidator;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.order.MemoryOrder;
+import dev.tflitearena.plan.order.Order;
 import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.place.MinimallocCsv;
 import dev.tflitearena.plan.place.MinimallocProblem;
@@ -76,6 +78,9 @@ final class PlanCommand implements Callable<Integer> {
     PlanFileOption planFile;
 
     @Mixin
+    OrderOption order;
+
+    @Mixin
     NativeOptions nativeOptions;
 
     @Mixin
@@ -96,12 +101,19 @@ final class PlanCommand implements Callable<Integer> {
         if (exportBuffers != null && planFile.given()) {
             throw new IllegalArgumentException("--export-buffers writes a problem and --plan reads a solution: give one");
         }
+        if (order.value() != Order.MODEL && (exportBuffers != null || planFile.given())) {
+            throw new IllegalArgumentException("--export-buffers and --plan are in the model's op order, which "
+                    + "--order memory changes: give one");
+        }
         if (exportBuffers != null) {
             exportBuffers(subgraph == null ? 0 : subgraph);
         } else if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV) == Kind.BUFFER_CSV) {
             if (planFile.given()) {
                 throw new IllegalArgumentException("--plan places a model's tensors; " + input
                         + " is a bare buffer set");
+            }
+            if (order.value() != Order.MODEL) {
+                throw new IllegalArgumentException(input + ": --order applies to a graph's ops; a buffer set has none");
             }
             planBuffers();
         } else {
@@ -112,10 +124,23 @@ final class PlanCommand implements Callable<Integer> {
 
     private void planGraph() throws IOException {
         Planner strategy = planFile.given() ? planFile.read() : Planners.byName(planner, seconds(timeLimit));
-        Graph graph = GraphSource.read(input, nativeOptions.settings());
+        Graph read = GraphSource.read(input, nativeOptions.settings());
+        MemoryOrder.Result ordered = order.value() == Order.MEMORY ? MemoryOrder.of(read) : null;
+        Graph graph = ordered == null ? read : GraphSource.inOrder(input, nativeOptions.settings(), ordered);
         Plan plan = strategy.plan(graph);
         PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
-        print(PlanPicture.of(graph, plan), () -> toJson(graph, plan), out -> printText(out, graph, plan));
+        print(PlanPicture.of(graph, plan), () -> {
+            ObjectNode root = toJson(graph, plan);
+            if (ordered != null) {
+                root.set("order", orderJson(ordered));
+            }
+            return root;
+        }, out -> {
+            if (ordered != null) {
+                out.println(ordered.summary());
+            }
+            printText(out, graph, plan);
+        });
     }
 
     private void exportBuffers(int subgraph) throws IOException {
@@ -195,6 +220,25 @@ final class PlanCommand implements Callable<Integer> {
                 out.println("SVG picture written to " + svg);
             }
         });
+    }
+
+    /** What the memory order changed, for JSON. */
+    static ObjectNode orderJson(MemoryOrder.Result ordered) {
+        ObjectNode o = Json.object();
+        o.put("search", ordered.search());
+        o.put("chosen", ordered.chosen());
+        o.put("states", ordered.states());
+        o.put("ops", ordered.order().length);
+        o.put("ops_with_choice", ordered.nodesWithChoice());
+        o.put("ops_postponed", ordered.postponed());
+        o.put("lower_bound_before_bytes", ordered.boundBefore());
+        o.put("lower_bound_after_bytes", ordered.boundAfter());
+        o.put("reordered", ordered.reordered());
+        ArrayNode nodes = o.putArray("node_order");
+        for (int v : ordered.order()) {
+            nodes.add(v);
+        }
+        return o;
     }
 
     private ObjectNode toJson(Graph graph, Plan plan) {

@@ -7,6 +7,7 @@ import dev.tflitearena.bridge.IntermediateDump;
 import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.order.Order;
 import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.progress.ProgressCounter;
@@ -71,6 +72,9 @@ final class RunCommand implements Callable<Integer> {
     PlanFileOption planFile;
 
     @Mixin
+    OrderOption order;
+
+    @Mixin
     NativeOptions nativeOptions;
 
     @Mixin
@@ -82,6 +86,10 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Planner strategy = planFile.given() ? planFile.read() : Planners.byNameOrNative(planner);
+        if (planFile.given() && order.value() != Order.MODEL) {
+            throw new IllegalArgumentException("--plan is in the model's op order, which --order memory changes: "
+                    + "give one");
+        }
         if (force && dumpDirectory == null) {
             throw new IllegalArgumentException("--force only applies to --dump-intermediates");
         }
@@ -95,7 +103,8 @@ final class RunCommand implements Callable<Integer> {
         try (ProgressDisplay display = progress.open(); NativeModel loaded = NativeModel.load(model)) {
             ProgressCounter steps = new ProgressCounter(display, dumpDirectory == null ? 1 : 2);
             steps.next(invokes + " invokes on both interpreters");
-            result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, invokes, seed, poison);
+            result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, order.value(), invokes, seed,
+                    poison);
             if (dumpDirectory == null) {
                 dump = null;
             } else {
@@ -149,6 +158,9 @@ final class RunCommand implements Callable<Integer> {
         root.put("native_persistent_bytes_left", r.candidate().persistentBytes());
         root.put("reference_native_arena_bytes", r.reference().arenaBytes());
         root.put("reference_native_persistent_bytes", r.reference().persistentBytes());
+        if (r.order() != null) {
+            root.set("order", PlanCommand.orderJson(r.order()));
+        }
         if (dump != null) {
             root.set("dump", dump.summary());
         }
@@ -159,6 +171,9 @@ final class RunCommand implements Callable<Integer> {
         Handover h = r.handover();
         out.printf("%s, planner %s, %s%s%n", model, r.planner(), r.settings().resolverName(),
                 r.settings().preserveAllTensors() ? ", preserve_all_tensors" : "");
+        if (r.order() != null) {
+            out.println(r.order().summary() + "; the native-planned interpreter runs the model's order");
+        }
         TextTable table = new TextTable("", "native-planned", r.planner() + "-planned").leftAlign(0);
         table.add("Java arena bytes", 0, h == null ? 0 : h.javaArenaBytes());
         table.add("Java persistent bytes", 0, h == null ? 0 : h.javaPersistentBytes());

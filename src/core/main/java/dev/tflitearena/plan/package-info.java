@@ -6,6 +6,7 @@
  * {@link dev.tflitearena.plan.PlanValidator} that refuses a broken plan, and the
  * {@link dev.tflitearena.plan.PlanComparison} of two plans tensor by tensor. The planners themselves are in the
  * packages below: {@code tflite} (TFLite's own), {@code place} (placers over a buffer set), {@code search}
- * (the exact search), {@code catalog} (all of them by name).
+ * (the exact search), {@code catalog} (all of them by name); {@code order} picks the op order that lowers the
+ * bound.
  */
 package dev.tflitearena.plan;

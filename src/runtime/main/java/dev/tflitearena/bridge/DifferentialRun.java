@@ -2,6 +2,8 @@ package dev.tflitearena.bridge;
 
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.order.MemoryOrder;
+import dev.tflitearena.plan.order.Order;
 
 import java.util.Arrays;
 
@@ -22,10 +24,11 @@ public final class DifferentialRun {
      * @param candidate          the other interpreter's remaining native arenas after the invokes
      * @param outputs            the native-planned interpreter's outputs of the last invoke, what a dump of
      *                           the same run must reproduce; shared, not copied: treat as read-only
+     * @param order              the node order the other interpreter ran in; null when it ran the model's
      */
     public record Result(String planner, InterpreterSettings settings, int invokes, boolean outputsIdentical,
                          String firstDifference, Handover handover, MemoryInfo reference, MemoryInfo candidate,
-                         byte[][] outputs) {
+                         byte[][] outputs, MemoryOrder.Result order) {
     }
 
     private DifferentialRun() {
@@ -37,28 +40,45 @@ public final class DifferentialRun {
      */
     public static Result run(NativeModel model, InterpreterSettings settings, Planner planner, int invokes, long seed,
                              boolean poison) {
+        return run(model, settings, planner, Order.MODEL, invokes, seed, poison);
+    }
+
+    /**
+     * @param order with {@link Order#MEMORY}, the other interpreter runs the primary subgraph's nodes in the
+     *              order {@link MemoryOrder} picks, and its plan is made for that order; the native-planned
+     *              one runs the model's order, so identical outputs show the order changes none
+     */
+    public static Result run(NativeModel model, InterpreterSettings settings, Planner planner, Order order,
+                             int invokes, long seed, boolean poison) {
         if (invokes < 1) {
             throw new IllegalArgumentException("invokes must be at least 1, got " + invokes);
         }
         try (NativeInterpreter reference = NativeInterpreter.build(model, settings);
              NativeInterpreter candidate = NativeInterpreter.build(model, settings)) {
             reference.allocateTensors();
+            Graph graph = planner == null && order == Order.MODEL ? null : reference.snapshot();
+            MemoryOrder.Result ordered = order == Order.MEMORY ? MemoryOrder.of(graph) : null;
+            if (ordered != null) {
+                try (NativeInterpreter probe = NativeInterpreter.build(model, settings)) {
+                    graph = OrderedProbe.snapshot(probe, ordered);
+                }
+                candidate.setNodeOrder(ordered.order());
+            }
             if (planner == null) {
                 candidate.allocateTensors();
-                return compare(reference, candidate, null, null, "native", settings, invokes, seed);
+                return compare(reference, candidate, null, null, "native", settings, invokes, seed, ordered);
             }
-            Graph graph = reference.snapshot();
             try (JavaArena arena = JavaArena.allocate(graph, planner.plan(graph))) {
                 Handover handover = candidate.allocateTensors(arena);
                 return compare(reference, candidate, poison ? arena : null, handover, planner.name(), settings,
-                        invokes, seed);
+                        invokes, seed, ordered);
             }
         }
     }
 
     private static Result compare(NativeInterpreter reference, NativeInterpreter candidate, JavaArena poisoned,
                                   Handover handover, String planner, InterpreterSettings settings, int invokes,
-                                  long seed) {
+                                  long seed, MemoryOrder.Result order) {
         String difference = null;
         byte[][] outputs = new byte[0][];
         int done = 0;
@@ -74,7 +94,7 @@ public final class DifferentialRun {
             difference = firstDifference(outputs, candidate, i);
         }
         return new Result(planner, settings, done, difference == null, difference, handover,
-                reference.memoryInfo(), candidate.memoryInfo(), outputs);
+                reference.memoryInfo(), candidate.memoryInfo(), outputs, order);
     }
 
     private static byte[][] readOutputs(NativeInterpreter interpreter) {

@@ -2,6 +2,7 @@ package dev.tflitearena.bridge;
 
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Tensor;
+import dev.tflitearena.nativelayer.NativeLayer;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.tflite.TflitePlanner;
@@ -107,6 +108,42 @@ public final class NativeInterpreter implements AutoCloseable {
 
     public InterpreterSettings settings() {
         return settings;
+    }
+
+    /**
+     * Before the first allocation, has the primary subgraph run its nodes in {@code order}: position k runs the
+     * node its execution plan runs at order[k], as a {@link #snapshot()} lists them (see
+     * {@link dev.tflitearena.plan.order.MemoryOrder}). Lifetimes are computed at the first AllocateTensors, on
+     * the plan then in place. Refused with XNNPACK, whose delegate replaces the ops it takes by one of its own.
+     */
+    public void setNodeOrder(int[] order) {
+        Interpreter live = live();
+        if (allocated) {
+            throw new IllegalStateException(model.path() + ": the node order is set before the first AllocateTensors,"
+                    + " and this interpreter has allocated already");
+        }
+        if (settings.xnnpack()) {
+            throw new IllegalArgumentException(model.path() + ": a node order applies to TFLite's own kernels; "
+                    + "XNNPACK replaces the ops it takes by a node of its own: run without --xnnpack");
+        }
+        Subgraph primary = live.subgraph(0);
+        int[] plan = NativeTensors.ints(primary.execution_plan());
+        int[] reordered = new int[plan.length];
+        boolean[] seen = new boolean[plan.length];
+        if (order.length != plan.length) {
+            throw new IllegalArgumentException(model.path() + ": an order of " + order.length + " nodes for a plan of "
+                    + plan.length);
+        }
+        for (int k = 0; k < order.length; k++) {
+            if (order[k] < 0 || order[k] >= plan.length || seen[order[k]]) {
+                throw new IllegalArgumentException(model.path() + ": the order names position " + order[k]
+                        + " at " + k + "; it must name each of the plan's " + plan.length + " positions once");
+            }
+            seen[order[k]] = true;
+            reordered[k] = plan[order[k]];
+        }
+        TfLiteStatus.check(NativeLayer.setExecutionPlan(primary.address(), reordered),
+                model.path() + ": SetExecutionPlan");
     }
 
     /** Prepares every op and lets the native planner place the tensors. */

@@ -93,6 +93,15 @@ public final class NativeLayer {
         return customAt0(context, tensors, addresses);
     }
 
+    /**
+     * Before the subgraph at {@code subgraph} first allocates its tensors: has it run its nodes in {@code plan}
+     * (node indices) from then on. TFLite's status: it refuses an index it has no node of.
+     */
+    public static int setExecutionPlan(long subgraph, int[] plan) {
+        require("setting the execution plan");
+        return setExecutionPlan0(subgraph, plan);
+    }
+
     /** The library, loaded; null, or why it is not. */
     private static final class Loaded {
         static final String FAILURE = load();
@@ -174,4 +183,7 @@ public final class NativeLayer {
                                                     long[] bytes, boolean persistentOnly);
 
     private static native int[] customAt0(long context, int[] tensors, long[] addresses);
+
+    // native/execution_plan.cc
+    private static native int setExecutionPlan0(long subgraph, int[] plan);
 }

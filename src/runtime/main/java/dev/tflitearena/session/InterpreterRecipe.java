@@ -12,6 +12,8 @@ import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.ValidatedPlan;
+import dev.tflitearena.plan.order.MemoryOrder;
+import dev.tflitearena.plan.order.Order;
 
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +28,9 @@ import java.util.TreeMap;
  * private copy of those tensors, then points them into its configuration's shared region, and with XNNPACK
  * its delegate adds its packed weights to the configuration's shared weights cache, or finds them there.
  * A recipe of an {@link ArenaGroup} builds its interpreters on the group's arena instead: one per model,
- * which the models' interpreters share.
+ * which the models' interpreters share. In the memory order, the order is chosen once, on a probe in the
+ * model's order, and every interpreter after (the probes too) runs in it, so that the kernels number their
+ * temporaries alike in all of them.
  */
 final class InterpreterRecipe {
     /** The seed of the inputs a sharing interpreter warms up on; any would do, constants ignore them. */
@@ -40,6 +44,8 @@ final class InterpreterRecipe {
     private final InterpreterSettings settings;
     /** Null when the recipe shares nothing. */
     private final SharedConstants shared;
+    /** Null in the model's order. */
+    private final MemoryOrder.Result order;
     private final Graph graph;
     private final Plan plan;
     /** The plan, validated once for every interpreter the recipe builds outside a group; null without one. */
@@ -55,6 +61,7 @@ final class InterpreterRecipe {
         this.regions = regions;
         this.settings = regions == null || !options.settings().xnnpack() ? options.settings()
                 : options.settings().withSharedWeightsCache(regions.weightsCache(configuration()));
+        this.order = options.order() == Order.MEMORY ? memoryOrder() : null;
         SharedConstants region = regions == null ? null : regions.get(configuration(), this::prove);
         this.shared = region == null || region.isEmpty() ? null : region;
         Planner planner = options.javaPlanner();
@@ -79,6 +86,7 @@ final class InterpreterRecipe {
         this.shapes = alone.shapes;
         this.regions = alone.regions;
         this.settings = alone.settings;
+        this.order = alone.order;
         this.shared = alone.shared;
         this.graph = alone.graph;
         this.plan = groupArena.plan();
@@ -161,7 +169,7 @@ final class InterpreterRecipe {
     private List<Object> configuration() {
         Map<Integer, List<Integer>> inputShapes = new TreeMap<>();
         shapes.forEach((input, shape) -> inputShapes.put(input, Arrays.stream(shape).boxed().toList()));
-        return List.of(options.settings(), inputShapes);
+        return List.of(options.settings(), inputShapes, options.order());
     }
 
     /** Two interpreters allocated by TFLite, invoked on different inputs: what proves a tensor shared. */
@@ -177,10 +185,26 @@ final class InterpreterRecipe {
         }
     }
 
+    /** The order of least bound, chosen on a probe prepared in the model's order. */
+    private MemoryOrder.Result memoryOrder() {
+        try (NativeInterpreter probe = resizedInterpreter(null)) {
+            probe.allocateTensors();
+            return MemoryOrder.of(probe.snapshot());
+        }
+    }
+
     private NativeInterpreter resizedInterpreter() {
+        return resizedInterpreter(order);
+    }
+
+    /** A fresh interpreter with the recipe's input shapes, running {@code inOrder} (the model's order if null). */
+    private NativeInterpreter resizedInterpreter(MemoryOrder.Result inOrder) {
         NativeInterpreter interpreter = NativeInterpreter.build(model, settings);
         try {
             shapes.forEach((input, shape) -> TensorAccess.resizeInput(interpreter, input, shape));
+            if (inOrder != null) {
+                interpreter.setNodeOrder(inOrder.order());
+            }
             return interpreter;
         } catch (RuntimeException e) {
             interpreter.close();

@@ -4,6 +4,10 @@ import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.XnnpackOptions;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.order.MemoryOrder;
+import dev.tflitearena.plan.order.Order;
+
+import java.util.Objects;
 
 /**
  * How a {@link Session} runs its model: {@code planner} is {@value #NATIVE} for TFLite's own arena planner,
@@ -14,9 +18,11 @@ import dev.tflitearena.plan.catalog.Planners;
  * TFLite's default delegate. {@code shareConstants} has the session back the persistent tensors that derive
  * from the model's constants with one region for every sharing session of its {@link TfLiteModel} in the same
  * configuration ({@link dev.tflitearena.bridge.SharedConstants}); a {@link SessionPool}'s sessions always share.
+ * {@code order} {@link Order#MEMORY} runs the primary subgraph's nodes in the order {@link MemoryOrder} picks to
+ * lower the arena's bound, with the outputs of the model's order; it needs TFLite's own kernels (no XNNPACK).
  */
 public record SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads,
-                             boolean shareConstants) {
+                             boolean shareConstants, Order order) {
     public static final String NATIVE = Planners.NATIVE;
     public static final SessionOptions DEFAULT = new SessionOptions(NATIVE, false, InterpreterSettings.DEFAULT_THREADS,
             InterpreterSettings.DEFAULT_THREADS, false);
@@ -29,20 +35,30 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
                     + "withXnnpack(true)");
         }
         settings(xnnpack, threads, xnnpackThreads);
+        Objects.requireNonNull(order, "order");
+        if (order == Order.MEMORY && xnnpack) {
+            throw new IllegalArgumentException("the memory order applies to TFLite's own kernels; XNNPACK replaces "
+                    + "the ops it takes by a node of its own: withXnnpack(false)");
+        }
+    }
+
+    /** In the model's own order. */
+    public SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads, boolean shareConstants) {
+        this(planner, xnnpack, threads, xnnpackThreads, shareConstants, Order.MODEL);
     }
 
     public SessionOptions withPlanner(String name) {
-        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants);
+        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants, order);
     }
 
     /** Off, or on with TFLite's default XNNPACK delegate. */
     public SessionOptions withXnnpack(boolean on) {
-        return new SessionOptions(planner, on, threads, InterpreterSettings.DEFAULT_THREADS, shareConstants);
+        return new SessionOptions(planner, on, threads, InterpreterSettings.DEFAULT_THREADS, shareConstants, order);
     }
 
     /** TFLite's own threads; {@link InterpreterSettings#DEFAULT_THREADS} for its default. */
     public SessionOptions withThreads(int count) {
-        return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants);
+        return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants, order);
     }
 
     /** XNNPACK on, through a delegate of {@code count} threads (at least 1). */
@@ -50,12 +66,17 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
         if (count < 1) {
             throw new IllegalArgumentException("XNNPACK threads must be at least 1; got " + count);
         }
-        return new SessionOptions(planner, true, threads, count, shareConstants);
+        return new SessionOptions(planner, true, threads, count, shareConstants, order);
     }
 
     /** Whether the session shares what derives from the model's constants with the model's other sessions. */
     public SessionOptions withSharing(boolean on) {
-        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on);
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on, order);
+    }
+
+    /** The order the primary subgraph's nodes run in: {@link Order#MEMORY} needs XNNPACK off. */
+    public SessionOptions withOrder(Order next) {
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, next);
     }
 
     InterpreterSettings settings() {
