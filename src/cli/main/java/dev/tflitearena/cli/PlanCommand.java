@@ -101,10 +101,6 @@ final class PlanCommand implements Callable<Integer> {
         if (exportBuffers != null && planFile.given()) {
             throw new IllegalArgumentException("--export-buffers writes a problem and --plan reads a solution: give one");
         }
-        if (order.value() != Order.MODEL && (exportBuffers != null || planFile.given())) {
-            throw new IllegalArgumentException("--export-buffers and --plan are in the model's op order, which "
-                    + "--order memory changes: give one");
-        }
         if (exportBuffers != null) {
             exportBuffers(subgraph == null ? 0 : subgraph);
         } else if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV) == Kind.BUFFER_CSV) {
@@ -124,9 +120,9 @@ final class PlanCommand implements Callable<Integer> {
 
     private void planGraph() throws IOException {
         Planner strategy = planFile.given() ? planFile.read() : Planners.byName(planner, seconds(timeLimit));
-        Graph read = GraphSource.read(input, nativeOptions.settings());
-        MemoryOrder.Result ordered = order.value() == Order.MEMORY ? MemoryOrder.of(read) : null;
-        Graph graph = ordered == null ? read : GraphSource.inOrder(input, nativeOptions.settings(), ordered);
+        OrderedGraph read = readGraph();
+        Graph graph = read.graph();
+        MemoryOrder.Result ordered = read.ordered();
         Plan plan = strategy.plan(graph);
         PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
         print(PlanPicture.of(graph, plan), () -> {
@@ -143,6 +139,19 @@ final class PlanCommand implements Callable<Integer> {
         });
     }
 
+    /** The input's graph; with --order memory its primary subgraph's ops in the memory order, and what it did. */
+    private record OrderedGraph(Graph graph, MemoryOrder.Result ordered) {
+    }
+
+    private OrderedGraph readGraph() throws IOException {
+        Graph read = GraphSource.read(input, nativeOptions.settings());
+        if (order.value() != Order.MEMORY) {
+            return new OrderedGraph(read, null);
+        }
+        MemoryOrder.Result ordered = MemoryOrder.of(read);
+        return new OrderedGraph(GraphSource.inOrder(input, nativeOptions.settings(), ordered), ordered);
+    }
+
     private void exportBuffers(int subgraph) throws IOException {
         String extension = exportBuffers.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
         boolean csv = extension.endsWith(".csv");
@@ -151,7 +160,7 @@ final class PlanCommand implements Callable<Integer> {
                     + "format, .csv (MiniMalloc's) or .json");
         }
         WritablePath.checkFile(exportBuffers);
-        Graph graph = GraphSource.read(input, nativeOptions.settings());
+        Graph graph = readGraph().graph();
         if (subgraph < 0 || subgraph >= graph.subgraphs().size()) {
             throw new IllegalArgumentException("--subgraph " + subgraph + ": " + input + " has subgraphs 0.."
                     + (graph.subgraphs().size() - 1));

@@ -7,7 +7,6 @@ import dev.tflitearena.bridge.IntermediateDump;
 import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Planner;
-import dev.tflitearena.plan.order.Order;
 import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.progress.ProgressCounter;
@@ -86,10 +85,6 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Planner strategy = planFile.given() ? planFile.read() : Planners.byNameOrNative(planner);
-        if (planFile.given() && order.value() != Order.MODEL) {
-            throw new IllegalArgumentException("--plan is in the model's op order, which --order memory changes: "
-                    + "give one");
-        }
         if (force && dumpDirectory == null) {
             throw new IllegalArgumentException("--force only applies to --dump-intermediates");
         }

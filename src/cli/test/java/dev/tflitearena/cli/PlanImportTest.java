@@ -48,6 +48,28 @@ class PlanImportTest {
     }
 
     @Test
+    void theRoundTripFollowsTheMemoryOrder() throws IOException {
+        // The one real model whose memory order differs from its own (see the README's memory-aware order).
+        Path model = TestModels.named("pose_landmark_lite.tflite");
+        Path problem = dir.resolve("ordered.csv");
+        Cli.Result export = Cli.run("plan", model.toString(), "--order", "memory", "--export-buffers",
+                problem.toString(), "--json");
+        assertEquals(0, export.status(), export.err());
+        Path inModelOrder = dir.resolve("model-order.csv");
+        assertEquals(0, Cli.run("plan", model.toString(), "--export-buffers", inModelOrder.toString()).status());
+        assertTrue(export.json().get("lower_bound_bytes").asLong()
+                < Cli.run("plan", model.toString(), "--export-buffers", inModelOrder.toString(), "--json").json()
+                .get("lower_bound_bytes").asLong(), "the memory order lowers this model's bound");
+        Path solution = solve(problem, dir.resolve("ordered.solved.csv"));
+        Cli.Result run = Cli.run("run", model.toString(), "--order", "memory", "--plan", solution.toString(),
+                "--invokes", "1", "--poison", "--json");
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.json().get("outputs_identical").asBoolean());
+        Cli.Result mismatched = Cli.run("run", model.toString(), "--plan", solution.toString(), "--invokes", "1");
+        assertEquals(2, mismatched.status(), "a plan for the memory order does not fit the model's order");
+    }
+
+    @Test
     void theCsvHoldsTheRwRootsAlignedAndTheJsonNamesThem() throws IOException {
         Path csv = dir.resolve("problem.csv");
         Path json = dir.resolve("problem.json");
