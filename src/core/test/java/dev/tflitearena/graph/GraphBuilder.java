@@ -58,6 +58,12 @@ public final class GraphBuilder {
         return this;
     }
 
+    /** Graph inputs released after their last consumer ({@link Graph.Options#releaseInputs()}). */
+    public GraphBuilder releaseInputs(boolean on) {
+        options = options.withReleaseInputs(on);
+        return this;
+    }
+
     public GraphBuilder release(TfliteRelease release) {
         options = options.withRelease(release);
         return this;
