@@ -120,12 +120,12 @@ public final class ResizeProbe {
 
     private static String encode(SessionOptions options) {
         return options.planner() + ":" + options.xnnpack() + ":" + options.threads() + ":" + options.xnnpackThreads()
-                + ":" + options.shareConstants();
+                + ":" + options.shareConstants() + ":" + options.releaseInputs();
     }
 
     private static SessionOptions decode(String text) {
         String[] fields = text.split(":");
         return new SessionOptions(fields[0], Boolean.parseBoolean(fields[1]), Integer.parseInt(fields[2]),
-                Integer.parseInt(fields[3]), Boolean.parseBoolean(fields[4]));
+                Integer.parseInt(fields[3]), Boolean.parseBoolean(fields[4]), Boolean.parseBoolean(fields[5]));
     }
 }

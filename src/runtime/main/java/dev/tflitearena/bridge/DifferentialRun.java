@@ -37,6 +37,20 @@ public final class DifferentialRun {
      */
     public static Result run(NativeModel model, InterpreterSettings settings, Planner planner, int invokes, long seed,
                              boolean poison) {
+        return run(model, settings, planner, invokes, seed, poison, false);
+    }
+
+    /**
+     * @param releaseInputs plan with graph inputs released after their last consumer
+     *                      ({@link Graph.Options#releaseInputs()}); the seeded inputs are written before every
+     *                      invoke, as the rule asks. Needs a Java planner.
+     */
+    public static Result run(NativeModel model, InterpreterSettings settings, Planner planner, int invokes, long seed,
+                             boolean poison, boolean releaseInputs) {
+        if (releaseInputs && planner == null) {
+            throw new IllegalArgumentException("releasing inputs needs a Java planner: TFLite's own planner keeps "
+                    + "every graph input to the end of a run");
+        }
         if (invokes < 1) {
             throw new IllegalArgumentException("invokes must be at least 1, got " + invokes);
         }
@@ -47,7 +61,7 @@ public final class DifferentialRun {
                 candidate.allocateTensors();
                 return compare(reference, candidate, null, null, "native", settings, invokes, seed);
             }
-            Graph graph = reference.snapshot();
+            Graph graph = reference.snapshot().withReleaseInputs(releaseInputs);
             try (JavaArena arena = JavaArena.allocate(graph, planner.plan(graph))) {
                 Handover handover = candidate.allocateTensors(arena);
                 return compare(reference, candidate, poison ? arena : null, handover, planner.name(), settings,

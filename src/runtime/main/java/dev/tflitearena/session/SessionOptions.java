@@ -14,12 +14,16 @@ import dev.tflitearena.plan.catalog.Planners;
  * TFLite's default delegate. {@code shareConstants} has the session back the persistent tensors that derive
  * from the model's constants with one region for every sharing session of its {@link TfLiteModel} in the same
  * configuration ({@link dev.tflitearena.bridge.SharedConstants}); a {@link SessionPool}'s sessions always share.
+ * {@code releaseInputs} has the Java planner free each graph input after its last consumer
+ * ({@link dev.tflitearena.graph.Graph.Options#releaseInputs()}), so that later tensors reuse its bytes: every run
+ * writes every input anyway, and reading an input back ({@link Session#inputValues}) is refused, as its bytes
+ * hold other tensors by the end of a run. TFLite's own planner knows no such rule: it needs a Java planner.
  */
 public record SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads,
-                             boolean shareConstants) {
+                             boolean shareConstants, boolean releaseInputs) {
     public static final String NATIVE = Planners.NATIVE;
     public static final SessionOptions DEFAULT = new SessionOptions(NATIVE, false, InterpreterSettings.DEFAULT_THREADS,
-            InterpreterSettings.DEFAULT_THREADS, false);
+            InterpreterSettings.DEFAULT_THREADS, false, false);
 
     public SessionOptions {
         // Fail where the options are made, not at the first session: the checks name the valid values.
@@ -29,20 +33,30 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
                     + "withXnnpack(true)");
         }
         settings(xnnpack, threads, xnnpackThreads);
+        if (releaseInputs && Planners.byNameOrNative(planner) == null) {
+            throw new IllegalArgumentException("releasing inputs needs a Java planner (" + Planners.names()
+                    + "): TFLite's own planner keeps every graph input to the end of a run");
+        }
+    }
+
+    /** Graph inputs kept to the end of a run, as TFLite keeps them. */
+    public SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads, boolean shareConstants) {
+        this(planner, xnnpack, threads, xnnpackThreads, shareConstants, false);
     }
 
     public SessionOptions withPlanner(String name) {
-        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants);
+        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants, releaseInputs);
     }
 
     /** Off, or on with TFLite's default XNNPACK delegate. */
     public SessionOptions withXnnpack(boolean on) {
-        return new SessionOptions(planner, on, threads, InterpreterSettings.DEFAULT_THREADS, shareConstants);
+        return new SessionOptions(planner, on, threads, InterpreterSettings.DEFAULT_THREADS, shareConstants,
+                releaseInputs);
     }
 
     /** TFLite's own threads; {@link InterpreterSettings#DEFAULT_THREADS} for its default. */
     public SessionOptions withThreads(int count) {
-        return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants);
+        return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants, releaseInputs);
     }
 
     /** XNNPACK on, through a delegate of {@code count} threads (at least 1). */
@@ -50,12 +64,17 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
         if (count < 1) {
             throw new IllegalArgumentException("XNNPACK threads must be at least 1; got " + count);
         }
-        return new SessionOptions(planner, true, threads, count, shareConstants);
+        return new SessionOptions(planner, true, threads, count, shareConstants, releaseInputs);
     }
 
     /** Whether the session shares what derives from the model's constants with the model's other sessions. */
     public SessionOptions withSharing(boolean on) {
-        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on);
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on, releaseInputs);
+    }
+
+    /** Whether the Java planner frees each graph input after its last consumer (a Java planner is needed). */
+    public SessionOptions withReleaseInputs(boolean on) {
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, on);
     }
 
     InterpreterSettings settings() {
