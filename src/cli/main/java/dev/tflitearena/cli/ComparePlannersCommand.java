@@ -40,6 +40,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     NativeOptions nativeOptions;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     Output output;
 
     @Mixin
@@ -54,16 +57,17 @@ final class ComparePlannersCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Table table;
         try (ProgressDisplay display = progress.open()) {
-            table = measure(input, nativeOptions, timeLimit, display);
+            table = measure(input, nativeOptions, releaseInputs, timeLimit, display);
         }
         output.print(() -> toJson(table), out -> printText(out, table));
         return 0;
     }
 
-    static Table measure(Path input, NativeOptions nativeOptions, double timeLimit, Progress progress)
-            throws IOException {
+    static Table measure(Path input, NativeOptions nativeOptions, ReleaseInputsOption releaseInputs, double timeLimit,
+                         Progress progress) throws IOException {
         Kind kind = Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV);
         if (kind == Kind.BUFFER_CSV) {
+            releaseInputs.refuseForBuffers();
             BufferSet buffers = MinimallocCsv.read(input);
             return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
                     buffers.lowerBound(), -1, null, buffers);
@@ -81,6 +85,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
                 nativeArena = interpreter.memoryInfo().arenaBytes();
             }
         }
+        graph = releaseInputs.apply(graph);
         return new Table(PlannerTable.of(graph, Planners.all(PlanCommand.seconds(timeLimit)), progress),
                 PlannerTable.lowerBound(graph), nativeArena, graph, null);
     }
@@ -88,6 +93,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     private ObjectNode toJson(Table table) {
         ObjectNode root = Json.object();
         root.put("input", input.toString());
+        if (table.graph() != null) {
+            root.put("release_inputs", table.graph().options().releaseInputs());
+        }
         root.put("lower_bound_bytes", table.lowerBound());
         if (table.nativeArenaBytes() >= 0) {
             root.put("native_arena_bytes", table.nativeArenaBytes());
@@ -106,7 +114,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, Table table) {
-        out.printf("%s: lower bound %,d bytes%s%n", input, table.lowerBound(),
+        out.printf("%s: lower bound %,d bytes%s%s%n", input, table.lowerBound(),
+                table.graph() != null && table.graph().options().releaseInputs()
+                        ? " (" + ReleaseInputsOption.DESCRIPTION + ")" : "",
                 table.nativeArenaBytes() < 0 ? ""
                         : String.format(", native arena %,d bytes (%s)", table.nativeArenaBytes(),
                         nativeOptions.settings().resolverName()));

@@ -78,6 +78,9 @@ final class MemoryCommand implements Callable<Integer> {
     Integer threads;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     Output output;
 
     @Mixin
@@ -93,8 +96,9 @@ final class MemoryCommand implements Callable<Integer> {
         if (delegateThreads != null) {
             nativePlan = nativePlan.withXnnpackThreads(delegateThreads);
         }
-        List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner) ? List.of(nativePlan)
-                : List.of(nativePlan, nativePlan.withPlanner(planner));
+        List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner)
+                ? List.of(nativePlan.withReleaseInputs(releaseInputs.on))
+                : List.of(nativePlan, nativePlan.withPlanner(planner).withReleaseInputs(releaseInputs.on));
         if (noShare && sessions == null) {
             throw new IllegalArgumentException("--no-share is for --sessions");
         }
@@ -145,10 +149,12 @@ final class MemoryCommand implements Callable<Integer> {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         root.put("xnnpack", xnnpack);
+        root.put("release_inputs", releaseInputs.on);
         ArrayNode runs = root.putArray("runs");
         for (MemoryProfile.Result r : results) {
             ObjectNode run = runs.addObject();
             run.put("planner", r.options().planner());
+            run.put("release_inputs", r.options().releaseInputs());
             ArrayNode samples = run.putArray("samples");
             for (MemoryProfile.Sample s : r.samples()) {
                 ObjectNode sample = samples.addObject();
@@ -172,8 +178,9 @@ final class MemoryCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, MemoryProfile.Result r) {
-        out.printf("%s, planner %s, %s%n", model, r.options().planner(),
-                r.options().xnnpack() ? "XNNPACK" : "no XNNPACK");
+        out.printf("%s, planner %s, %s%s%n", model, r.options().planner(),
+                r.options().xnnpack() ? "XNNPACK" : "no XNNPACK",
+                r.options().releaseInputs() ? ", " + ReleaseInputsOption.DESCRIPTION : "");
         TextTable table = new TextTable("stage", "VmRSS", "+RSS", "uordblks", "hblkhd", "JVM's", "+heap")
                 .leftAlign(0);
         MemoryProfile.Sample first = r.first();

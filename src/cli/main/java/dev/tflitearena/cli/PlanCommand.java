@@ -63,6 +63,9 @@ final class PlanCommand implements Callable<Integer> {
     NativeOptions nativeOptions;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     Output output;
 
     static Duration seconds(double seconds) {
@@ -84,13 +87,14 @@ final class PlanCommand implements Callable<Integer> {
 
     private void planGraph() throws IOException {
         var strategy = Planners.byName(planner, seconds(timeLimit));
-        Graph graph = GraphSource.read(input, nativeOptions.settings());
+        Graph graph = releaseInputs.apply(GraphSource.read(input, nativeOptions.settings()));
         Plan plan = strategy.plan(graph);
         PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
         print(PlanPicture.of(graph, plan), () -> toJson(graph, plan), out -> printText(out, graph, plan));
     }
 
     private void planBuffers() throws IOException {
+        releaseInputs.refuseForBuffers();
         Placer placer = Planners.placerByName(planner, seconds(timeLimit));
         BufferSet buffers = MinimallocCsv.read(input);
         Placer.Solution solution = placer.place(buffers);
@@ -125,6 +129,7 @@ final class PlanCommand implements Callable<Integer> {
         ObjectNode root = Json.object();
         root.put("planner", plan.planner());
         root.put("input", input.toString());
+        root.put("release_inputs", graph.options().releaseInputs());
         ArrayNode subgraphs = root.putArray("subgraphs");
         for (SubgraphPlan sp : plan.subgraphs()) {
             Subgraph subgraph = graph.subgraphs().get(sp.subgraph());
@@ -155,6 +160,9 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, Graph graph, Plan plan) {
+        if (graph.options().releaseInputs()) {
+            out.println(ReleaseInputsOption.DESCRIPTION);
+        }
         for (SubgraphPlan sp : plan.subgraphs()) {
             Subgraph subgraph = graph.subgraphs().get(sp.subgraph());
             long bound = LowerBound.of(subgraph, graph.options());

@@ -67,6 +67,9 @@ final class RunCommand implements Callable<Integer> {
     NativeOptions nativeOptions;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     Output output;
 
     @Mixin
@@ -88,7 +91,8 @@ final class RunCommand implements Callable<Integer> {
         try (ProgressDisplay display = progress.open(); NativeModel loaded = NativeModel.load(model)) {
             ProgressCounter steps = new ProgressCounter(display, dumpDirectory == null ? 1 : 2);
             steps.next(invokes + " invokes on both interpreters");
-            result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, invokes, seed, poison);
+            result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, invokes, seed, poison,
+                    releaseInputs.on);
             if (dumpDirectory == null) {
                 dump = null;
             } else {
@@ -114,6 +118,7 @@ final class RunCommand implements Callable<Integer> {
         root.put("resolver", r.settings().resolverName());
         root.put("preserve_all_tensors", r.settings().preserveAllTensors());
         root.put("poison", poison);
+        root.put("release_inputs", releaseInputs.on);
         root.put("outputs_identical", r.outputsIdentical());
         if (r.firstDifference() != null) {
             root.put("first_difference", r.firstDifference());
@@ -136,8 +141,9 @@ final class RunCommand implements Callable<Integer> {
 
     private void printText(PrintWriter out, DifferentialRun.Result r) {
         Handover h = r.handover();
-        out.printf("%s, planner %s, %s%s%n", model, r.planner(), r.settings().resolverName(),
-                r.settings().preserveAllTensors() ? ", preserve_all_tensors" : "");
+        out.printf("%s, planner %s, %s%s%s%n", model, r.planner(), r.settings().resolverName(),
+                r.settings().preserveAllTensors() ? ", preserve_all_tensors" : "",
+                releaseInputs.on ? ", " + ReleaseInputsOption.DESCRIPTION : "");
         TextTable table = new TextTable("", "native-planned", r.planner() + "-planned").leftAlign(0);
         table.add("Java arena bytes", 0, h == null ? 0 : h.javaArenaBytes());
         table.add("Java persistent bytes", 0, h == null ? 0 : h.javaPersistentBytes());
