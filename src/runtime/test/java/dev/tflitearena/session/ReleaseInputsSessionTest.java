@@ -1,13 +1,17 @@
 package dev.tflitearena.session;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.models.DemoModel;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +56,21 @@ class ReleaseInputsSessionTest {
             var e = assertThrows(IllegalStateException.class, () -> released.inputValues(0));
             assertTrue(e.getMessage().contains("released after its last consumer"), e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> released.run(), "every run writes every input");
+        }
+    }
+
+    @Test
+    void theDemoChainRunsInTheBoundWithTheInputReleased(@TempDir Path dir) throws Exception {
+        Path demo = Files.write(dir.resolve("demo.tflite"), DemoModel.float32());
+        SessionOptions tflite = SessionOptions.DEFAULT.withPlanner("tflite");
+        try (TfLiteModel model = TfLiteModel.load(demo);
+             Session reference = model.newSession(SessionOptions.DEFAULT);
+             Session kept = model.newSession(tflite);
+             Session released = model.newSession(tflite.withReleaseInputs(true))) {
+            float[] values = SessionTest.randomInput(released.inputs().get(0), 2);
+            assertArrayEquals(reference.run((Object) values).floats(0), released.run((Object) values).floats(0));
+            assertEquals(1_806_336, kept.arenaBytes(), "TFLite's bound, the input kept");
+            assertEquals(1_404_928, released.arenaBytes(), "the input's bytes reused after node 0");
         }
     }
 
