@@ -88,6 +88,7 @@ final class MemoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        releaseInputs.requireJavaPlanner(planner);
         SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack);
         if (threads != null) {
             nativePlan = nativePlan.withThreads(threads);
@@ -96,8 +97,7 @@ final class MemoryCommand implements Callable<Integer> {
         if (delegateThreads != null) {
             nativePlan = nativePlan.withXnnpackThreads(delegateThreads);
         }
-        List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner)
-                ? List.of(nativePlan.withReleaseInputs(releaseInputs.on))
+        List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner) ? List.of(nativePlan)
                 : List.of(nativePlan, nativePlan.withPlanner(planner).withReleaseInputs(releaseInputs.on));
         if (noShare && sessions == null) {
             throw new IllegalArgumentException("--no-share is for --sessions");

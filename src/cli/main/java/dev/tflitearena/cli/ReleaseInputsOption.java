@@ -1,6 +1,7 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.graph.Graph;
+import dev.tflitearena.plan.catalog.Planners;
 import picocli.CommandLine.Option;
 
 /** The relaxed rule for graph inputs, on every command that plans or runs a model: plan, compare-planners, report, run, memory. */
@@ -19,6 +20,14 @@ final class ReleaseInputsOption {
     /** The graph under the rule when asked for, else as it is: a graph JSON may name the rule itself. */
     Graph apply(Graph graph) {
         return on ? graph.withReleaseInputs(true) : graph;
+    }
+
+    /** TFLite's own planner knows no such rule: refused before anything is built. */
+    void requireJavaPlanner(String planner) {
+        if (on && Planners.NATIVE.equals(planner)) {
+            throw new IllegalArgumentException("--release-inputs needs a Java planner (--planner " + Planners.names()
+                    + "): TFLite's own planner keeps every graph input to the end of a run");
+        }
     }
 
     /** A MiniMalloc CSV has buffers, not graph inputs: the flag cannot apply to it. */

@@ -78,6 +78,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var strategy = Planners.byNameOrNative(planner);
+        releaseInputs.requireJavaPlanner(planner);
         if (force && dumpDirectory == null) {
             throw new IllegalArgumentException("--force only applies to --dump-intermediates");
         }

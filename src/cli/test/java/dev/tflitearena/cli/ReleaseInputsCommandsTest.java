@@ -92,7 +92,11 @@ class ReleaseInputsCommandsTest {
     void theNativePlannerCannotReleaseInputs() {
         Cli.Result r = Cli.run("run", MODEL, "--planner", "native", "--release-inputs");
         assertEquals(Main.EXIT_ERROR, r.status());
-        assertTrue(r.err().contains("needs a Java planner"), r.err());
+        assertTrue(r.err().contains("--release-inputs needs a Java planner (--planner tflite, "), r.err());
+        StringWriter err = new StringWriter();
+        int status = new CommandLine(new MemoryCommand()).setErr(new PrintWriter(err))
+                .execute(MODEL, "--planner", "native", "--release-inputs");
+        assertTrue(status != 0 && err.toString().contains("--release-inputs needs a Java planner"), err.toString());
     }
 
     @Test
