@@ -6,6 +6,7 @@ import dev.tflitearena.graph.GraphJson;
 import dev.tflitearena.graph.Inplace;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.render.PlanPicture;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 
@@ -142,6 +143,16 @@ class ReleaseInputsTest {
                 "a WHILE or IF writes a control-flow subgraph's inputs");
         Graph.Options preserving = new Graph.Options(64, true, primary.options().release(), true);
         assertEquals(Lifetimes.NOT_ASSIGNED, Lifetimes.of(s, preserving).deallocNode(IN));
+    }
+
+    @Test
+    void thePictureDrawsTheInputUntilItsLastConsumerAndTheBoundUnderTheRule() {
+        Graph released = chain(true);
+        PlanPicture.Panel panel = PlanPicture.of(released, new TflitePlanner().plan(released)).panels().get(0);
+        PlanPicture.Box input = panel.boxes().stream().filter(b -> b.label().equals("t0")).findFirst().orElseThrow();
+        assertEquals(0, input.first());
+        assertEquals(1, input.last());
+        assertEquals(LowerBound.of(released.subgraphs().get(0), released.options()), panel.lowerBound());
     }
 
     @Test
