@@ -54,7 +54,7 @@ public final class GraphBuilder {
     }
 
     public GraphBuilder options(int tensorAlignment, boolean preserveAllTensors) {
-        options = new Graph.Options(tensorAlignment, preserveAllTensors, options.release());
+        options = new Graph.Options(tensorAlignment, preserveAllTensors, options.release(), options.releaseInputs());
         return this;
     }
 
