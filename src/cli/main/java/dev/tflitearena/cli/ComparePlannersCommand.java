@@ -45,6 +45,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     NativeOptions nativeOptions;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     Output output;
 
     @Mixin
@@ -59,14 +62,15 @@ final class ComparePlannersCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Table table;
         try (ProgressDisplay display = progress.open()) {
-            table = measure(input, nativeOptions, timeLimit, planFile, display);
+            table = measure(input, nativeOptions, releaseInputs, timeLimit, planFile, display);
         }
         output.print(() -> toJson(table), out -> printText(out, table));
         return 0;
     }
 
     /** With {@code --plan}, the plan of the file is the first row: a plan that does not fit fails at once. */
-    static Table measure(Path input, NativeOptions nativeOptions, double timeLimit, PlanFileOption planFile,
+    static Table measure(Path input, NativeOptions nativeOptions, ReleaseInputsOption releaseInputs, double timeLimit,
+                         PlanFileOption planFile,
                          Progress progress) throws IOException {
         Kind kind = Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV);
         List<Planner> planners = new ArrayList<>(Planners.all(PlanCommand.seconds(timeLimit)));
@@ -78,6 +82,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
             planners.add(0, planFile.read());
         }
         if (kind == Kind.BUFFER_CSV) {
+            releaseInputs.refuseForBuffers();
             BufferSet buffers = MinimallocCsv.read(input);
             return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
                     buffers.lowerBound(), -1, null, buffers);
@@ -95,6 +100,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
                 nativeArena = interpreter.memoryInfo().arenaBytes();
             }
         }
+        graph = releaseInputs.apply(graph);
         return new Table(PlannerTable.of(graph, planners, progress),
                 PlannerTable.lowerBound(graph), nativeArena, graph, null);
     }
@@ -102,6 +108,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     private ObjectNode toJson(Table table) {
         ObjectNode root = Json.object();
         root.put("input", input.toString());
+        if (table.graph() != null) {
+            root.put("release_inputs", table.graph().options().releaseInputs());
+        }
         root.put("lower_bound_bytes", table.lowerBound());
         if (table.nativeArenaBytes() >= 0) {
             root.put("native_arena_bytes", table.nativeArenaBytes());
@@ -120,7 +129,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, Table table) {
-        out.printf("%s: lower bound %,d bytes%s%n", input, table.lowerBound(),
+        out.printf("%s: lower bound %,d bytes%s%s%n", input, table.lowerBound(),
+                table.graph() != null && table.graph().options().releaseInputs()
+                        ? " (" + ReleaseInputsOption.DESCRIPTION + ")" : "",
                 table.nativeArenaBytes() < 0 ? ""
                         : String.format(", native arena %,d bytes (%s)", table.nativeArenaBytes(),
                         nativeOptions.settings().resolverName()));

@@ -191,8 +191,8 @@ final class DemoCommand implements Callable<Integer> {
                 bytes(int8.ledger().naiveBytes())));
         rows.add(List.of("  measured: native arena, preserve_all_tensors", bytes(float32.nativeNaiveBytes()),
                 bytes(int8.nativeNaiveBytes())));
-        rows.add(List.of("peak live bytes if the input were freed", bytes(float32.ledger().peakLiveBytes()),
-                bytes(int8.ledger().peakLiveBytes())));
+        rows.add(List.of("lower bound, the input released (--release-inputs)",
+                bytes(float32.ledger().peakLiveBytes()), bytes(int8.ledger().peakLiveBytes())));
         rows.add(List.of("lower bound under TFLite's rules", bytes(float32.ledger().lowerBoundBytes()),
                 bytes(int8.ledger().lowerBoundBytes())));
         rows.add(List.of("native arena (measured)", bytes(float32.nativeArenaBytes()),

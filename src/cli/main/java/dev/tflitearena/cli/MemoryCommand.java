@@ -84,6 +84,9 @@ final class MemoryCommand implements Callable<Integer> {
     Integer threads;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     Output output;
 
     @Mixin
@@ -91,6 +94,7 @@ final class MemoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        releaseInputs.requireJavaPlanner(planner);
         if (planFile.given()) {
             if (resizeCycle != null) {
                 throw new IllegalArgumentException("--plan fits the model's own shapes; --resize-cycle re-plans for "
@@ -110,7 +114,7 @@ final class MemoryCommand implements Callable<Integer> {
             nativePlan = nativePlan.withXnnpackThreads(delegateThreads);
         }
         List<SessionOptions> runs = SessionOptions.NATIVE.equals(planner) ? List.of(nativePlan)
-                : List.of(nativePlan, nativePlan.withPlanner(planner));
+                : List.of(nativePlan, nativePlan.withPlanner(planner).withReleaseInputs(releaseInputs.on));
         if (noShare && sessions == null) {
             throw new IllegalArgumentException("--no-share is for --sessions");
         }
@@ -161,10 +165,12 @@ final class MemoryCommand implements Callable<Integer> {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         root.put("xnnpack", xnnpack);
+        root.put("release_inputs", releaseInputs.on);
         ArrayNode runs = root.putArray("runs");
         for (MemoryProfile.Result r : results) {
             ObjectNode run = runs.addObject();
             run.put("planner", r.options().planner());
+            run.put("release_inputs", r.options().releaseInputs());
             ArrayNode samples = run.putArray("samples");
             for (MemoryProfile.Sample s : r.samples()) {
                 ObjectNode sample = samples.addObject();
@@ -188,8 +194,9 @@ final class MemoryCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, MemoryProfile.Result r) {
-        out.printf("%s, planner %s, %s%n", model, r.options().planner(),
-                r.options().xnnpack() ? "XNNPACK" : "no XNNPACK");
+        out.printf("%s, planner %s, %s%s%n", model, r.options().planner(),
+                r.options().xnnpack() ? "XNNPACK" : "no XNNPACK",
+                r.options().releaseInputs() ? ", " + ReleaseInputsOption.DESCRIPTION : "");
         TextTable table = new TextTable("stage", "VmRSS", "+RSS", "uordblks", "hblkhd", "JVM's", "+heap")
                 .leftAlign(0);
         MemoryProfile.Sample first = r.first();

@@ -84,6 +84,9 @@ final class PlanCommand implements Callable<Integer> {
     NativeOptions nativeOptions;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     Output output;
 
     static Duration seconds(double seconds) {
@@ -144,12 +147,13 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private OrderedGraph readGraph() throws IOException {
-        Graph read = GraphSource.read(input, nativeOptions.settings());
+        Graph read = releaseInputs.apply(GraphSource.read(input, nativeOptions.settings()));
         if (order.value() != Order.MEMORY) {
             return new OrderedGraph(read, null);
         }
         MemoryOrder.Result ordered = MemoryOrder.of(read);
-        return new OrderedGraph(GraphSource.inOrder(input, nativeOptions.settings(), ordered), ordered);
+        return new OrderedGraph(releaseInputs.apply(GraphSource.inOrder(input, nativeOptions.settings(), ordered)),
+                ordered);
     }
 
     private void exportBuffers(int subgraph) throws IOException {
@@ -201,6 +205,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private void planBuffers() throws IOException {
+        releaseInputs.refuseForBuffers();
         Placer placer = Planners.placerByName(planner, seconds(timeLimit));
         BufferSet buffers = MinimallocCsv.read(input);
         Placer.Solution solution = placer.place(buffers);
@@ -254,6 +259,7 @@ final class PlanCommand implements Callable<Integer> {
         ObjectNode root = Json.object();
         root.put("planner", plan.planner());
         root.put("input", input.toString());
+        root.put("release_inputs", graph.options().releaseInputs());
         ArrayNode subgraphs = root.putArray("subgraphs");
         for (SubgraphPlan sp : plan.subgraphs()) {
             Subgraph subgraph = graph.subgraphs().get(sp.subgraph());
@@ -284,6 +290,9 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, Graph graph, Plan plan) {
+        if (graph.options().releaseInputs()) {
+            out.println(ReleaseInputsOption.DESCRIPTION);
+        }
         for (SubgraphPlan sp : plan.subgraphs()) {
             Subgraph subgraph = graph.subgraphs().get(sp.subgraph());
             long bound = LowerBound.of(subgraph, graph.options());

@@ -43,6 +43,9 @@ final class ReportCommand implements Callable<Integer> {
     NativeOptions nativeOptions;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     ProgressOptions progress;
 
     @Spec
@@ -54,7 +57,7 @@ final class ReportCommand implements Callable<Integer> {
         ComparePlannersCommand.Table table;
         List<PlanPicture> pictures = new ArrayList<>();
         try (ProgressDisplay display = progress.open()) {
-            table = ComparePlannersCommand.measure(input, nativeOptions, timeLimit, planFile, display);
+            table = ComparePlannersCommand.measure(input, nativeOptions, releaseInputs, timeLimit, planFile, display);
             for (PlannerTable.Row row : table.rows()) {
                 display.advance(pictures.size(), table.rows().size(), "picture of planner " + row.name());
                 pictures.add(table.graph() != null ? PlanPicture.of(table.graph(), row.plan())
@@ -97,7 +100,8 @@ final class ReportCommand implements Callable<Integer> {
         if (table.graph() == null) {
             return new HtmlReport.Provenance("not used (a MiniMalloc CSV is a bare buffer set)", "none", date);
         }
-        String rules = table.graph().options().release().version() + "'s rules";
+        String rules = table.graph().options().release().version() + "'s rules"
+                + (table.graph().options().releaseInputs() ? ", " + ReleaseInputsOption.DESCRIPTION : "");
         if (table.nativeArenaBytes() < 0) {
             return new HtmlReport.Provenance("not loaded: the graph JSON is planned under " + rules,
                     "none (no interpreter is built)", date);

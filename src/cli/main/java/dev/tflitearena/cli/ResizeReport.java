@@ -43,6 +43,7 @@ final class ResizeReport {
         for (ResizeCycle.Measured m : result.runs()) {
             ObjectNode node = runs.addObject();
             node.put("planner", m.options().planner());
+            node.put("release_inputs", m.options().releaseInputs());
             runJson(node.putObject("fixed"), m.fixed());
             runJson(node.putObject("resized"), m.resized());
         }

@@ -77,6 +77,9 @@ final class RunCommand implements Callable<Integer> {
     NativeOptions nativeOptions;
 
     @Mixin
+    ReleaseInputsOption releaseInputs;
+
+    @Mixin
     Output output;
 
     @Mixin
@@ -85,6 +88,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Planner strategy = planFile.given() ? planFile.read() : Planners.byNameOrNative(planner);
+        releaseInputs.requireJavaPlanner(planner);
         if (force && dumpDirectory == null) {
             throw new IllegalArgumentException("--force only applies to --dump-intermediates");
         }
@@ -99,7 +103,7 @@ final class RunCommand implements Callable<Integer> {
             ProgressCounter steps = new ProgressCounter(display, dumpDirectory == null ? 1 : 2);
             steps.next(invokes + " invokes on both interpreters");
             result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, order.value(), invokes, seed,
-                    poison);
+                    poison, releaseInputs.on);
             if (dumpDirectory == null) {
                 dump = null;
             } else {
@@ -139,6 +143,7 @@ final class RunCommand implements Callable<Integer> {
         root.put("resolver", r.settings().resolverName());
         root.put("preserve_all_tensors", r.settings().preserveAllTensors());
         root.put("poison", poison);
+        root.put("release_inputs", releaseInputs.on);
         root.put("outputs_identical", r.outputsIdentical());
         if (r.firstDifference() != null) {
             root.put("first_difference", r.firstDifference());
@@ -164,8 +169,9 @@ final class RunCommand implements Callable<Integer> {
 
     private void printText(PrintWriter out, DifferentialRun.Result r) {
         Handover h = r.handover();
-        out.printf("%s, planner %s, %s%s%n", model, r.planner(), r.settings().resolverName(),
-                r.settings().preserveAllTensors() ? ", preserve_all_tensors" : "");
+        out.printf("%s, planner %s, %s%s%s%n", model, r.planner(), r.settings().resolverName(),
+                r.settings().preserveAllTensors() ? ", preserve_all_tensors" : "",
+                releaseInputs.on ? ", " + ReleaseInputsOption.DESCRIPTION : "");
         if (r.order() != null) {
             out.println(r.order().summary() + "; the native-planned interpreter runs the model's order");
         }

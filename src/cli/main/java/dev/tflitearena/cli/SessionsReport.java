@@ -69,6 +69,7 @@ final class SessionsReport {
             run.put("threads", options.threads());
         }
         run.put("share", options.shareConstants());
+        run.put("release_inputs", options.releaseInputs());
     }
 
     private static void points(ArrayNode sessions, SessionScaling.Result r) {

@@ -3,6 +3,7 @@ package dev.tflitearena.memory;
 import dev.tflitearena.isolation.ChildProbe;
 import dev.tflitearena.isolation.IsolatedRun;
 import dev.tflitearena.isolation.Supervisor;
+import dev.tflitearena.plan.order.Order;
 import dev.tflitearena.session.Session;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TfLiteModel;
@@ -120,12 +121,13 @@ public final class ResizeProbe {
 
     private static String encode(SessionOptions options) {
         return options.planner() + ":" + options.xnnpack() + ":" + options.threads() + ":" + options.xnnpackThreads()
-                + ":" + options.shareConstants();
+                + ":" + options.shareConstants() + ":" + options.order() + ":" + options.releaseInputs();
     }
 
     private static SessionOptions decode(String text) {
         String[] fields = text.split(":");
         return new SessionOptions(fields[0], Boolean.parseBoolean(fields[1]), Integer.parseInt(fields[2]),
-                Integer.parseInt(fields[3]), Boolean.parseBoolean(fields[4]));
+                Integer.parseInt(fields[3]), Boolean.parseBoolean(fields[4]), Order.valueOf(fields[5]),
+                Boolean.parseBoolean(fields[6]));
     }
 }

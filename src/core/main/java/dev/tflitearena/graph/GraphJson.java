@@ -83,7 +83,8 @@ public final class GraphJson {
         try {
             JsonNode release = o.path("tflite_release");
             return new Graph.Options(alignment, o.path("preserve_all_tensors").asBoolean(false),
-                    release.isMissingNode() ? TfliteRelease.NEWEST : TfliteRelease.of(release.asText()));
+                    release.isMissingNode() ? TfliteRelease.NEWEST : TfliteRelease.of(release.asText()),
+                    o.path("release_inputs").asBoolean(false));
         } catch (IllegalArgumentException e) {
             throw new InvalidGraphException("options: " + e.getMessage());
         }
@@ -228,6 +229,10 @@ public final class GraphJson {
         options.put("tensor_alignment", graph.options().tensorAlignment());
         options.put("preserve_all_tensors", graph.options().preserveAllTensors());
         options.put("tflite_release", graph.options().release().version());
+        if (graph.options().releaseInputs()) {
+            // Written only when on, so that graphs planned under TFLite's rules keep their JSON.
+            options.put("release_inputs", true);
+        }
         ArrayNode subgraphs = root.putArray("subgraphs");
         for (Subgraph s : graph.subgraphs()) {
             ObjectNode sj = subgraphs.addObject();

@@ -7,8 +7,9 @@ import dev.tflitearena.graph.Tensor;
 
 /**
  * A subgraph's rw memory before any planner runs: every activation in its own buffer (naive), the most
- * bytes live at once if graph inputs were freed after their last use, and the same under TFLite's rules,
- * which keep graph inputs: the lower bound any TFLite-compatible plan can reach.
+ * bytes live at once with graph inputs released after their last consumer ({@link Graph.Options#releaseInputs()}),
+ * and the same under TFLite's rules, which keep graph inputs: the lower bound any TFLite-compatible plan can
+ * reach.
  */
 public record Ledger(long naiveBytes, long peakLiveBytes, long lowerBoundBytes) {
 
@@ -21,6 +22,7 @@ public record Ledger(long naiveBytes, long peakLiveBytes, long lowerBoundBytes) 
                 naive += tensor.bytes();
             }
         }
-        return new Ledger(naive, LowerBound.of(lifetimes, true), LowerBound.of(lifetimes, false));
+        return new Ledger(naive, LowerBound.of(subgraph, options.withReleaseInputs(true)),
+                LowerBound.of(lifetimes));
     }
 }

@@ -18,6 +18,13 @@ import java.util.Set;
  * ArenaPlanner rules ({@code PlanAllocations}, {@code IdentifyInPlaceTensors} and the temporaries of
  * {@code ExecuteAllocations}) as the graph's release has them ({@link TfliteRelease#sharing()}). Every planner
  * of this project places tensors within these lifetimes.
+ *
+ * <p>With {@link Graph.Options#releaseInputs()} one rule is relaxed: in the primary subgraph a graph input lives
+ * from node 0 to its last consumer instead of to the end (an input no node reads, at node 0 only). Everything
+ * else keeps TFLite's rule: an input that is also a graph output still lives to the end, variables (state)
+ * never end, no output shares an input's memory in place (TFLite never lets a graph input be shared, so an
+ * input is never an alias root) and control-flow subgraphs, whose inputs their WHILE or IF writes, keep theirs.
+ * {@code preserveAllTensors} frees nothing, inputs included.
  */
 public final class Lifetimes {
     /** TFLite's kNodeNotAssigned: "not allocated" as a first node, "never freed" as a last node. */
@@ -90,6 +97,7 @@ public final class Lifetimes {
     private static final class Builder {
         private final Subgraph subgraph;
         private final boolean preserveAll;
+        private final boolean releaseInputs;
         private final TfliteRelease release;
         private final int[] allocNode;
         private final int[] deallocNode;
@@ -101,6 +109,7 @@ public final class Lifetimes {
         Builder(Subgraph subgraph, Graph.Options options) {
             this.subgraph = subgraph;
             this.preserveAll = options.preserveAllTensors();
+            this.releaseInputs = options.releaseInputs() && subgraph.index() == 0;
             this.release = options.release();
             int tensors = subgraph.tensors().size();
             allocNode = filled(tensors, NOT_ASSIGNED);
@@ -131,6 +140,14 @@ public final class Lifetimes {
                 }
             }
             int[] liveCount = useCount.clone();
+            if (releaseInputs) {
+                // The pin stays in useCount: whether an input may be shared in place is TFLite's decision.
+                for (int t : subgraph.inputs()) {
+                    if (t >= 0) {
+                        liveCount[t]--;
+                    }
+                }
+            }
             List<Node> nodes = subgraph.nodes();
             for (int i = 0; i < nodes.size(); i++) {
                 for (int t : nodes.get(i).inputs()) {
@@ -150,6 +167,13 @@ public final class Lifetimes {
                 for (int t : nodes.get(i).inputs()) {
                     if (t >= 0) {
                         liveCount[root(t)]++;
+                    }
+                }
+            }
+            if (releaseInputs && !preserveAll) {
+                for (int t : subgraph.inputs()) {
+                    if (t >= 0 && liveCount[t] == 0 && deallocNode[t] == NOT_ASSIGNED) {
+                        assignDealloc(0, t);
                     }
                 }
             }

@@ -8,7 +8,8 @@ import dev.tflitearena.graph.Tensor;
 /**
  * No placement can use less arena than the most bytes live at one moment. For a subgraph's rw arena the
  * moments are its nodes and the lifetimes are TFLite's: pinned graph inputs and outputs, temporaries at their
- * node, in-place aliases counted once, with their root.
+ * node, in-place aliases counted once, with their root; or those with graph inputs released after their last
+ * consumer, when the options say so.
  */
 public final class LowerBound {
     private LowerBound() {
@@ -53,22 +54,21 @@ public final class LowerBound {
         return live;
     }
 
-    /** The rw arena's lower bound under TFLite's lifetime rules. */
+    /**
+     * The rw arena's lower bound under the options' lifetime rules: TFLite's, or with graph inputs released
+     * after their last consumer ({@link Graph.Options#releaseInputs()}).
+     */
     public static long of(Subgraph subgraph, Graph.Options options) {
-        return of(Lifetimes.of(subgraph, options), false);
+        return of(Lifetimes.of(subgraph, options));
     }
 
-    /**
-     * The most rw bytes live at one node. With {@code freeInputs}, graph inputs end at their last use instead
-     * of living to the end, as they could if TFLite did not keep them for the caller.
-     */
-    static long of(Lifetimes lifetimes, boolean freeInputs) {
+    /** The most rw bytes live at one node. */
+    static long of(Lifetimes lifetimes) {
         Subgraph subgraph = lifetimes.subgraph();
         int count = subgraph.tensors().size();
         long[] bytes = new long[count];
         int[] first = new int[count];
         int[] last = new int[count];
-        int[] lastUse = freeInputs ? lastUses(subgraph) : null;
         for (Tensor tensor : subgraph.tensors()) {
             int t = tensor.index();
             if (tensor.allocation() != Allocation.ARENA_RW || lifetimes.allocNode(t) == Lifetimes.NOT_ASSIGNED
@@ -78,32 +78,7 @@ public final class LowerBound {
             bytes[t] = tensor.bytes();
             first[t] = lifetimes.allocNode(t);
             last[t] = lifetimes.lastNode(t);
-            if (lastUse != null && isGraphInput(subgraph, t) && lastUse[t] >= first[t]) {
-                last[t] = lastUse[t];
-            }
         }
         return of(bytes, first, last, Math.max(lifetimes.nodeCount(), 1));
-    }
-
-    private static int[] lastUses(Subgraph subgraph) {
-        int[] lastUse = new int[subgraph.tensors().size()];
-        java.util.Arrays.fill(lastUse, -1);
-        for (int node = 0; node < subgraph.nodes().size(); node++) {
-            for (int t : subgraph.nodes().get(node).inputs()) {
-                if (t >= 0) {
-                    lastUse[t] = node;
-                }
-            }
-        }
-        return lastUse;
-    }
-
-    private static boolean isGraphInput(Subgraph subgraph, int tensor) {
-        for (int t : subgraph.inputs()) {
-            if (t == tensor) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -54,7 +54,13 @@ public final class GraphBuilder {
     }
 
     public GraphBuilder options(int tensorAlignment, boolean preserveAllTensors) {
-        options = new Graph.Options(tensorAlignment, preserveAllTensors, options.release());
+        options = new Graph.Options(tensorAlignment, preserveAllTensors, options.release(), options.releaseInputs());
+        return this;
+    }
+
+    /** Graph inputs released after their last consumer ({@link Graph.Options#releaseInputs()}). */
+    public GraphBuilder releaseInputs(boolean on) {
+        options = options.withReleaseInputs(on);
         return this;
     }
 

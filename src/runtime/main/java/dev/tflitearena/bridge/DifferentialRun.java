@@ -40,27 +40,35 @@ public final class DifferentialRun {
      */
     public static Result run(NativeModel model, InterpreterSettings settings, Planner planner, int invokes, long seed,
                              boolean poison) {
-        return run(model, settings, planner, Order.MODEL, invokes, seed, poison);
+        return run(model, settings, planner, Order.MODEL, invokes, seed, poison, false);
     }
 
     /**
-     * @param order with {@link Order#MEMORY}, the other interpreter runs the primary subgraph's nodes in the
-     *              order {@link MemoryOrder} picks, and its plan is made for that order; the native-planned
-     *              one runs the model's order, so identical outputs show the order changes none
+     * @param order         with {@link Order#MEMORY}, the other interpreter runs the primary subgraph's nodes in
+     *                      the order {@link MemoryOrder} picks, and its plan is made for that order; the
+     *                      native-planned one runs the model's order, so identical outputs show the order changes none
+     * @param releaseInputs plan with graph inputs released after their last consumer
+     *                      ({@link Graph.Options#releaseInputs()}); the seeded inputs are written before every
+     *                      invoke, as the rule asks. Needs a Java planner.
      */
     public static Result run(NativeModel model, InterpreterSettings settings, Planner planner, Order order,
-                             int invokes, long seed, boolean poison) {
+                             int invokes, long seed, boolean poison, boolean releaseInputs) {
+        if (releaseInputs && planner == null) {
+            throw new IllegalArgumentException("releasing inputs needs a Java planner: TFLite's own planner keeps "
+                    + "every graph input to the end of a run");
+        }
         if (invokes < 1) {
             throw new IllegalArgumentException("invokes must be at least 1, got " + invokes);
         }
         try (NativeInterpreter reference = NativeInterpreter.build(model, settings);
              NativeInterpreter candidate = NativeInterpreter.build(model, settings)) {
             reference.allocateTensors();
-            Graph graph = planner == null && order == Order.MODEL ? null : reference.snapshot();
+            Graph graph = planner == null && order == Order.MODEL ? null
+                    : reference.snapshot().withReleaseInputs(releaseInputs);
             MemoryOrder.Result ordered = order == Order.MEMORY ? MemoryOrder.of(graph) : null;
             if (ordered != null) {
                 try (NativeInterpreter probe = NativeInterpreter.build(model, settings)) {
-                    graph = OrderedProbe.snapshot(probe, ordered);
+                    graph = OrderedProbe.snapshot(probe, ordered).withReleaseInputs(releaseInputs);
                 }
                 candidate.setNodeOrder(ordered.order());
             }

@@ -8,6 +8,8 @@ import dev.tflitearena.bridge.SeededInputs;
 import dev.tflitearena.bridge.SharedConstants;
 import dev.tflitearena.bridge.TensorAccess;
 import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Subgraph;
+import dev.tflitearena.plan.Lifetimes;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
@@ -72,7 +74,8 @@ final class InterpreterRecipe {
         } else {
             try (NativeInterpreter probe = resizedInterpreter()) {
                 probe.allocateTensors();
-                this.graph = shared == null ? probe.snapshot() : shared.withoutSharedTensors(probe.snapshot());
+                Graph snapshot = shared == null ? probe.snapshot() : shared.withoutSharedTensors(probe.snapshot());
+                this.graph = snapshot.withReleaseInputs(options.releaseInputs());
             }
             this.plan = planner.plan(graph);
             this.validated = ValidatedPlan.of(graph, plan, JavaArena.ALIGNMENT);
@@ -107,6 +110,18 @@ final class InterpreterRecipe {
     /** The graph the Java plan is made for; null without a Java planner. */
     Graph graph() {
         return graph;
+    }
+
+    /**
+     * Whether the plan frees the graph input after its last consumer, so that by the end of a run its bytes may
+     * hold other tensors ({@link SessionOptions#releaseInputs()}).
+     */
+    boolean releases(int input) {
+        if (graph == null || !graph.options().releaseInputs()) {
+            return false;
+        }
+        Subgraph primary = graph.subgraphs().get(0);
+        return Lifetimes.of(primary, graph.options()).deallocNode(primary.inputs()[input]) != Lifetimes.NOT_ASSIGNED;
     }
 
     /** The same recipe with one input reshaped, and re-planned. */
@@ -189,7 +204,7 @@ final class InterpreterRecipe {
     private MemoryOrder.Result memoryOrder() {
         try (NativeInterpreter probe = resizedInterpreter(null)) {
             probe.allocateTensors();
-            return MemoryOrder.of(probe.snapshot());
+            return MemoryOrder.of(probe.snapshot().withReleaseInputs(options.releaseInputs()));
         }
     }
 

@@ -4,6 +4,7 @@ import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.TensorAccess;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,24 @@ public final class Session implements AutoCloseable {
             data[i] = ByteBuffer.allocate(output.remaining()).put(output).flip();
         }
         return new Outputs(outputs, data);
+    }
+
+    /**
+     * A copy of an input's bytes as the last run left them, in native byte order (before any run, what the
+     * interpreter was built with). Refused for an input the plan releases after its last consumer
+     * ({@link SessionOptions#releaseInputs()}): by the end of a run later tensors have written over it.
+     */
+    public synchronized ByteBuffer inputValues(int index) {
+        checkOpen();
+        if (index < 0 || index >= inputs.size()) {
+            throw new IllegalArgumentException("no input " + index + "; " + InputValues.expectations(inputs));
+        }
+        if (recipe.releases(index)) {
+            throw new IllegalStateException("input " + inputs.get(index) + " is released after its last consumer "
+                    + "(SessionOptions.releaseInputs): later tensors reuse its bytes, so it cannot be read back");
+        }
+        ByteBuffer input = TensorAccess.inputData(interpreter, index);
+        return ByteBuffer.allocate(input.remaining()).put(input).flip().order(ByteOrder.nativeOrder());
     }
 
     /** Runs the model on a value for every input, by name. */

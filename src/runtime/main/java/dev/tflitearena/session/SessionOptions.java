@@ -20,9 +20,13 @@ import java.util.Objects;
  * configuration ({@link dev.tflitearena.bridge.SharedConstants}); a {@link SessionPool}'s sessions always share.
  * {@code order} {@link Order#MEMORY} runs the primary subgraph's nodes in the order {@link MemoryOrder} picks to
  * lower the arena's bound, with the outputs of the model's order; it needs TFLite's own kernels (no XNNPACK).
+ * {@code releaseInputs} has the Java planner free each graph input after its last consumer
+ * ({@link dev.tflitearena.graph.Graph.Options#releaseInputs()}), so that later tensors reuse its bytes: every run
+ * writes every input anyway, and reading an input back ({@link Session#inputValues}) is refused, as its bytes
+ * hold other tensors by the end of a run. TFLite's own planner knows no such rule: it needs a Java planner.
  */
 public record SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads,
-                             boolean shareConstants, Order order) {
+                             boolean shareConstants, Order order, boolean releaseInputs) {
     public static final String NATIVE = Planners.NATIVE;
     public static final SessionOptions DEFAULT = new SessionOptions(NATIVE, false, InterpreterSettings.DEFAULT_THREADS,
             InterpreterSettings.DEFAULT_THREADS, false);
@@ -40,25 +44,31 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
             throw new IllegalArgumentException("the memory order applies to TFLite's own kernels; XNNPACK replaces "
                     + "the ops it takes by a node of its own: withXnnpack(false)");
         }
+        if (releaseInputs && Planners.byNameOrNative(planner) == null) {
+            throw new IllegalArgumentException("releasing inputs needs a Java planner (" + Planners.names()
+                    + "): TFLite's own planner keeps every graph input to the end of a run");
+        }
     }
 
-    /** In the model's own order. */
+    /** In the model's own order, graph inputs kept to the end of a run, as TFLite keeps them. */
     public SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads, boolean shareConstants) {
-        this(planner, xnnpack, threads, xnnpackThreads, shareConstants, Order.MODEL);
+        this(planner, xnnpack, threads, xnnpackThreads, shareConstants, Order.MODEL, false);
     }
 
     public SessionOptions withPlanner(String name) {
-        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants, order);
+        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants, order, releaseInputs);
     }
 
     /** Off, or on with TFLite's default XNNPACK delegate. */
     public SessionOptions withXnnpack(boolean on) {
-        return new SessionOptions(planner, on, threads, InterpreterSettings.DEFAULT_THREADS, shareConstants, order);
+        return new SessionOptions(planner, on, threads, InterpreterSettings.DEFAULT_THREADS, shareConstants, order,
+                releaseInputs);
     }
 
     /** TFLite's own threads; {@link InterpreterSettings#DEFAULT_THREADS} for its default. */
     public SessionOptions withThreads(int count) {
-        return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants, order);
+        return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants, order,
+                releaseInputs);
     }
 
     /** XNNPACK on, through a delegate of {@code count} threads (at least 1). */
@@ -66,17 +76,22 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
         if (count < 1) {
             throw new IllegalArgumentException("XNNPACK threads must be at least 1; got " + count);
         }
-        return new SessionOptions(planner, true, threads, count, shareConstants, order);
+        return new SessionOptions(planner, true, threads, count, shareConstants, order, releaseInputs);
     }
 
     /** Whether the session shares what derives from the model's constants with the model's other sessions. */
     public SessionOptions withSharing(boolean on) {
-        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on, order);
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on, order, releaseInputs);
     }
 
     /** The order the primary subgraph's nodes run in: {@link Order#MEMORY} needs XNNPACK off. */
     public SessionOptions withOrder(Order next) {
-        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, next);
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, next, releaseInputs);
+    }
+
+    /** Whether the Java planner frees each graph input after its last consumer (a Java planner is needed). */
+    public SessionOptions withReleaseInputs(boolean on) {
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, order, on);
     }
 
     InterpreterSettings settings() {

@@ -21,7 +21,7 @@ class MemoryOrderRunTest {
     void aJavaPlanInTheMemoryOrderGivesIdenticalOutputsInLessMemory() {
         try (NativeModel loaded = NativeModel.load(MODEL)) {
             DifferentialRun.Result r = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT, new TflitePlanner(),
-                    Order.MEMORY, 2, 1, true);
+                    Order.MEMORY, 2, 1, true, false);
             assertTrue(r.outputsIdentical(), r.firstDifference());
             MemoryOrder.Result order = r.order();
             assertTrue(order.reordered());
@@ -36,7 +36,7 @@ class MemoryOrderRunTest {
     void theNativePlannerInTheMemoryOrderGivesIdenticalOutputs() {
         try (NativeModel loaded = NativeModel.load(MODEL)) {
             DifferentialRun.Result r = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT, null, Order.MEMORY, 1,
-                    3, false);
+                    3, false, false);
             assertTrue(r.outputsIdentical(), r.firstDifference());
             assertTrue(r.order().reordered());
         }
