@@ -11,6 +11,7 @@ import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.catalog.Planners;
+import dev.tflitearena.plan.catalog.RuleBounds;
 import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.place.MinimallocCsv;
 import dev.tflitearena.progress.Progress;
@@ -53,9 +54,12 @@ final class ComparePlannersCommand implements Callable<Integer> {
     @Mixin
     ProgressOptions progress;
 
-    /** The planners' rows, the lower bound, and the native arena (-1 when there is no model). */
+    /**
+     * The planners' rows, the lower bound, and the native arena (-1 when there is no model); for a graph, its
+     * bound under each rule (null for a buffer set, which has neither graph inputs nor ops).
+     */
     record Table(List<PlannerTable.Row> rows, long lowerBound, long nativeArenaBytes, Graph graph,
-                 BufferSet buffers) {
+                 BufferSet buffers, RuleBounds ruleBounds) {
     }
 
     @Override
@@ -85,7 +89,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
             releaseInputs.refuseForBuffers();
             BufferSet buffers = MinimallocCsv.read(input);
             return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
-                    buffers.lowerBound(), -1, null, buffers);
+                    buffers.lowerBound(), -1, null, buffers, null);
         }
         Graph graph;
         long nativeArena = -1;
@@ -101,8 +105,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
             }
         }
         graph = releaseInputs.apply(graph);
-        return new Table(PlannerTable.of(graph, planners, progress),
-                PlannerTable.lowerBound(graph), nativeArena, graph, null);
+        List<PlannerTable.Row> rows = PlannerTable.of(graph, planners, progress);
+        progress.step("the lower bound under each rule");
+        return new Table(rows, PlannerTable.lowerBound(graph), nativeArena, graph, null, RuleBounds.of(graph));
     }
 
     private ObjectNode toJson(Table table) {
@@ -115,6 +120,14 @@ final class ComparePlannersCommand implements Callable<Integer> {
         if (table.nativeArenaBytes() >= 0) {
             root.put("native_arena_bytes", table.nativeArenaBytes());
             root.put("resolver", nativeOptions.settings().resolverName());
+        }
+        if (table.ruleBounds() != null) {
+            RuleBounds b = table.ruleBounds();
+            ObjectNode bounds = root.putObject("lower_bound_by_rule");
+            bounds.put("tflite_rules", b.tfliteRules());
+            bounds.put("release_inputs", b.releaseInputs());
+            bounds.put("memory_order", b.memoryOrder());
+            bounds.put("release_inputs_and_memory_order", b.releaseInputsAndMemoryOrder());
         }
         ArrayNode planners = root.putArray("planners");
         for (PlannerTable.Row row : table.rows()) {
@@ -145,5 +158,20 @@ final class ComparePlannersCommand implements Callable<Integer> {
                     row.provenOptimal() ? "proven" : "", row.millis());
         }
         text.print(out);
+        if (table.ruleBounds() != null) {
+            out.println(ruleBounds(table.ruleBounds()));
+        }
+    }
+
+    /** One line: the bound under TFLite's rules, then under each relaxed rule with what it saves. */
+    static String ruleBounds(RuleBounds b) {
+        return String.format("lower bound by rule: TFLite's %,d; inputs released %,d (%s); memory order %,d (%s); "
+                        + "both %,d (%s)", b.tfliteRules(), b.releaseInputs(), change(b.releaseInputs(), b),
+                b.memoryOrder(), change(b.memoryOrder(), b), b.releaseInputsAndMemoryOrder(),
+                change(b.releaseInputsAndMemoryOrder(), b));
+    }
+
+    static String change(long bound, RuleBounds b) {
+        return PlanCommand.percent(LowerBound.gap(bound, b.tfliteRules()));
     }
 }

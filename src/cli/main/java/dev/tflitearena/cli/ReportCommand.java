@@ -4,6 +4,7 @@ import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeRelease;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.catalog.PlannerTable;
+import dev.tflitearena.plan.catalog.RuleBounds;
 import dev.tflitearena.plan.render.HtmlReport;
 import dev.tflitearena.plan.render.PlanPicture;
 import picocli.CommandLine.Command;
@@ -69,7 +70,8 @@ final class ReportCommand implements Callable<Integer> {
                 rows(table.rows(), table.lowerBound(), table.nativeArenaBytes()), pictures);
         Files.createDirectories(out);
         Path page = out.resolve("report.html");
-        WritablePath.write(page, HtmlReport.render(input.getFileName().toString(), provenance(table), List.of(section)));
+        WritablePath.write(page, HtmlReport.render(input.getFileName().toString(), provenance(table),
+                table.ruleBounds() == null ? null : ruleBounds(table.ruleBounds()), List.of(section)));
         spec.commandLine().getOut().println(page);
         spec.commandLine().getOut().flush();
         return 0;
@@ -93,6 +95,20 @@ final class ReportCommand implements Callable<Integer> {
                     row.provenOptimal(), row.millis(), ""));
         }
         return rows;
+    }
+
+    /** What each rule TFLite plans under costs: the bound with the rule relaxed, against TFLite's. */
+    static HtmlReport.Table ruleBounds(RuleBounds b) {
+        List<List<String>> rows = List.of(
+                List.of("TFLite's rules", String.format("%,d", b.tfliteRules()), ""),
+                List.of("graph inputs released after their last consumer (--release-inputs)",
+                        String.format("%,d", b.releaseInputs()), ComparePlannersCommand.change(b.releaseInputs(), b)),
+                List.of("primary subgraph in the memory-aware order (--order memory)",
+                        String.format("%,d", b.memoryOrder()), ComparePlannersCommand.change(b.memoryOrder(), b)),
+                List.of("both", String.format("%,d", b.releaseInputsAndMemoryOrder()),
+                        ComparePlannersCommand.change(b.releaseInputsAndMemoryOrder(), b)));
+        return new HtmlReport.Table("Lower bound by rule", List.of("rule", "lower bound (bytes)",
+                "against TFLite's rules"), rows);
     }
 
     private HtmlReport.Provenance provenance(ComparePlannersCommand.Table table) {

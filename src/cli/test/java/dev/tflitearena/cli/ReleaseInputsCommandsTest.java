@@ -111,4 +111,23 @@ class ReleaseInputsCommandsTest {
         assertFalse(root.get("runs").get(0).get("release_inputs").asBoolean(), "the native plan");
         assertTrue(root.get("runs").get(1).get("release_inputs").asBoolean(), "the tflite plan");
     }
+
+    @Test
+    void comparePlannersAndReportShowTheBoundUnderEachRule() throws IOException {
+        // pose_landmark_lite: the one real model whose memory order lowers the bound.
+        String pose = TestModels.named("pose_landmark_lite.tflite").toString();
+        JsonNode bounds = json("compare-planners", pose, "--time-limit", "0.2", "--json").get("lower_bound_by_rule");
+        long tflite = bounds.get("tflite_rules").asLong();
+        assertEquals(json("plan", pose, "--json").get("subgraphs").get(0).get("lower_bound_bytes").asLong(), tflite);
+        assertEquals(bound(json("plan", pose, "--release-inputs", "--json")), bounds.get("release_inputs").asLong());
+        assertTrue(bounds.get("memory_order").asLong() < tflite, bounds.toString());
+        assertTrue(bounds.get("release_inputs_and_memory_order").asLong() < bounds.get("release_inputs").asLong(),
+                bounds.toString());
+        Cli.Result text = Cli.run("compare-planners", pose, "--time-limit", "0.2");
+        assertTrue(text.out().contains("lower bound by rule: TFLite's " + String.format("%,d", tflite)), text.out());
+        assertEquals(0, Cli.run("report", pose, "--time-limit", "0.2", "--out", temp.toString()).status());
+        String html = Files.readString(temp.resolve("report.html"));
+        assertTrue(html.contains("<h2>Lower bound by rule</h2>"), html);
+        assertTrue(html.contains(String.format("%,d", bounds.get("memory_order").asLong())), html);
+    }
 }

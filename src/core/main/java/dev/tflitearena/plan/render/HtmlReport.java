@@ -32,8 +32,11 @@ public final class HtmlReport {
     public record Provenance(String tflite, String resolver, String date) {
     }
 
-    /** A plain table, such as the demo's ledger: the first column names a row, the others hold figures. */
-    public record Table(List<String> header, List<List<String>> rows) {
+    /**
+     * A plain table under its heading, such as the demo's ledger: the first column names a row, the others hold
+     * figures.
+     */
+    public record Table(String heading, List<String> header, List<List<String>> rows) {
         public Table {
             header = List.copyOf(header);
             rows = rows.stream().map(List::copyOf).toList();
@@ -87,8 +90,8 @@ public final class HtmlReport {
         return render(title, provenance, null, sections);
     }
 
-    /** {@code ledger} may be null. */
-    public static String render(String title, Provenance provenance, Table ledger, List<Section> sections) {
+    /** {@code table}, shown above the planners, may be null. */
+    public static String render(String title, Provenance provenance, Table table, List<Section> sections) {
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n")
                 .append("<meta charset=\"utf-8\"/>\n<title>").append(Xml.escape(title)).append("</title>\n")
@@ -98,9 +101,9 @@ public final class HtmlReport {
                 .append("; resolver ").append(Xml.escape(provenance.resolver())).append("; ")
                 .append(Xml.escape(provenance.date())).append(".</p>\n");
         html.append("<p class=\"explanation\">").append(Xml.escape(EXPLANATION)).append("</p>\n");
-        if (ledger != null) {
-            html.append("<h2>Ledger</h2>\n");
-            table(html, ledger);
+        if (table != null) {
+            html.append("<h2>").append(Xml.escape(table.heading())).append("</h2>\n");
+            table(html, table);
         }
         int picture = 0;
         for (Section section : sections) {
