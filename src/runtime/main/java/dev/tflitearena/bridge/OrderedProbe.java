@@ -13,11 +13,14 @@ public final class OrderedProbe {
     private OrderedProbe() {
     }
 
-    /** Sets {@code order} on a fresh interpreter, allocates natively and takes the snapshot. */
+    /**
+     * Sets {@code order} on a fresh interpreter, allocates natively and takes the snapshot, under the lifetime
+     * rules the order was chosen under (graph inputs released or not).
+     */
     public static Graph snapshot(NativeInterpreter fresh, MemoryOrder.Result order) {
         fresh.setNodeOrder(order.order());
         fresh.allocateTensors();
-        Graph graph = fresh.snapshot();
+        Graph graph = fresh.snapshot().withReleaseInputs(order.graph().options().releaseInputs());
         long bound = LowerBound.of(graph.subgraphs().get(0), graph.options());
         if (bound != order.boundAfter()) {
             // The same nodes with the same tensors, only numbered otherwise: the bound cannot differ.

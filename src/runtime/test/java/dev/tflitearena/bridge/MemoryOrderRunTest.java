@@ -33,6 +33,20 @@ class MemoryOrderRunTest {
     }
 
     @Test
+    void theMemoryOrderWithInputsReleasedGivesIdenticalOutputsInLessMemoryThanEitherRule() {
+        try (NativeModel loaded = NativeModel.load(MODEL)) {
+            DifferentialRun.Result both = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT,
+                    new TflitePlanner(), Order.MEMORY, 2, 1, true, true);
+            assertTrue(both.outputsIdentical(), both.firstDifference());
+            DifferentialRun.Result released = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT,
+                    new TflitePlanner(), Order.MODEL, 1, 1, false, true);
+            assertTrue(both.handover().javaArenaBytes() < released.handover().javaArenaBytes(),
+                    both.handover().javaArenaBytes() + " against " + released.handover().javaArenaBytes());
+            assertTrue(both.order().boundAfter() < both.order().boundBefore(), both.order().summary());
+        }
+    }
+
+    @Test
     void theNativePlannerInTheMemoryOrderGivesIdenticalOutputs() {
         try (NativeModel loaded = NativeModel.load(MODEL)) {
             DifferentialRun.Result r = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT, null, Order.MEMORY, 1,
