@@ -152,8 +152,8 @@ final class PlanCommand implements Callable<Integer> {
             return new OrderedGraph(read, null);
         }
         MemoryOrder.Result ordered = MemoryOrder.of(read);
-        return new OrderedGraph(releaseInputs.apply(GraphSource.inOrder(input, nativeOptions.settings(), ordered)),
-                ordered);
+        // The order was chosen on the graph under the rule, and its graph keeps the rule.
+        return new OrderedGraph(GraphSource.inOrder(input, nativeOptions.settings(), ordered), ordered);
     }
 
     private void exportBuffers(int subgraph) throws IOException {

@@ -68,7 +68,8 @@ public final class DifferentialRun {
             MemoryOrder.Result ordered = order == Order.MEMORY ? MemoryOrder.of(graph) : null;
             if (ordered != null) {
                 try (NativeInterpreter probe = NativeInterpreter.build(model, settings)) {
-                    graph = OrderedProbe.snapshot(probe, ordered).withReleaseInputs(releaseInputs);
+                    // The snapshot keeps the rule the order was chosen under.
+                    graph = OrderedProbe.snapshot(probe, ordered);
                 }
                 candidate.setNodeOrder(ordered.order());
             }
