@@ -24,18 +24,32 @@ public final class NativeRelease {
 
     /** The library's release when the project knows it, else {@code assumed} when not null. */
     static TfliteRelease loadedOr(TfliteRelease assumed) {
-        try {
-            return TfliteRelease.of(version());
-        } catch (IllegalArgumentException e) {
-            if (assumed != null) {
-                return assumed;
-            }
-            throw new NativeException("the native library is TFLite " + version() + ": " + e.getMessage()
-                    + " (--tflite-release picks the rules to assume)");
+        if (Holder.RELEASE != null) {
+            return Holder.RELEASE;
         }
+        if (assumed != null) {
+            return assumed;
+        }
+        throw new NativeException("the native library is TFLite " + version() + ": " + Holder.UNKNOWN
+                + " (--tflite-release picks the rules to assume)");
     }
 
+    /** Read once: every snapshot asks, and parsing the version costs a good part of a small model's snapshot. */
     private static final class Holder {
         static final String VERSION = tensorflowlite.TfLiteVersion().getString();
+        static final TfliteRelease RELEASE;
+        static final String UNKNOWN;
+
+        static {
+            TfliteRelease release = null;
+            String unknown = null;
+            try {
+                release = TfliteRelease.of(VERSION);
+            } catch (IllegalArgumentException e) {
+                unknown = e.getMessage();
+            }
+            RELEASE = release;
+            UNKNOWN = unknown;
+        }
     }
 }
