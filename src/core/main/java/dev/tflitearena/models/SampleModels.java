@@ -286,15 +286,15 @@ public final class SampleModels {
     }
 
     /**
-     * A RESHAPE of a [2, 3] input of {@code type} to a [3, 2] output, both with {@code quantization} (null for
-     * none): the output holds the input's values, whatever their type, as RESHAPE copies bytes. Not among
+     * A RESHAPE of a [2, 3] input of {@code type} to a [3, 2] output, quantized by {@code inputQuantization} and
+     * {@code outputQuantization} (null for none; per channel, along a dimension of 3 for both): the output holds the input's values, whatever their type, as RESHAPE copies bytes. Not among
      * {@link #all}: it shows an element type, not the planners anything.
      */
-    public static byte[] reshape(TensorType type, Quantization quantization) {
+    public static byte[] reshape(TensorType type, Quantization inputQuantization, Quantization outputQuantization) {
         TfliteModelBuilder model = new TfliteModelBuilder();
         SubgraphBuilder main = model.subgraph("main");
-        int input = main.tensor(TensorSpec.of("input", type, 2, 3).withQuantization(quantization));
-        int output = main.tensor(TensorSpec.of("output", type, 3, 2).withQuantization(quantization));
+        int input = main.tensor(TensorSpec.of("input", type, 2, 3).withQuantization(inputQuantization));
+        int output = main.tensor(TensorSpec.of("output", type, 3, 2).withQuantization(outputQuantization));
         ReshapeOptionsT options = new ReshapeOptionsT();
         options.setNewShape(new int[]{3, 2});
         main.operator(BuiltinOperator.RESHAPE, 1, new int[]{input}, new int[]{output},

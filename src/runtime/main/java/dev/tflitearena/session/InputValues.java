@@ -32,7 +32,13 @@ final class InputValues {
             throw mismatch(input, inputs, describe(value));
         }
         if (input.type() == TensorType.STRING) {
-            ByteBuffer bytes = ElementValues.encodeStrings((String[]) value);
+            String[] strings = (String[]) value;
+            for (int i = 0; i < strings.length; i++) {
+                if (strings[i] == null) {
+                    throw mismatch(input, inputs, "a null string at " + i);
+                }
+            }
+            ByteBuffer bytes = ElementValues.encodeStrings(strings);
             target.resizeData(bytes.remaining()).put(bytes);
         } else {
             ElementValues.write(value, input.type(), target.data());

@@ -48,10 +48,12 @@ public final class SessionPool implements AutoCloseable {
         outputs = sessions.get(0).outputs();
     }
 
+    /** {@link Session#inputs()} of the pool's sessions, which are alike. */
     public List<TensorInfo> inputs() {
         return inputs;
     }
 
+    /** {@link Session#outputs()} of the pool's sessions, which are alike. */
     public List<TensorInfo> outputs() {
         return outputs;
     }
