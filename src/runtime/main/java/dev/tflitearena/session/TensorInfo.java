@@ -25,6 +25,7 @@ import java.util.Objects;
  */
 public record TensorInfo(int index, String name, TensorType type, int[] shape, long bytes, Quantization quantization) {
 
+    /** Keeps a copy of the shape, so that the caller's array may change. */
     public TensorInfo {
         shape = shape.clone();
     }

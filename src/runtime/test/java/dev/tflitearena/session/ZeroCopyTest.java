@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.ReadOnlyBufferException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
@@ -128,6 +129,27 @@ class ZeroCopyTest {
             float[] next = SessionTest.randomInput(input, 5);
             session.run(Map.of(input.name(), next), Set.of());
             assertArrayEquals(reference.run((Object) next).floats(first.index()), floats(view));
+        }
+    }
+
+    /** The README's example of the session API, as it stands there. */
+    @Test
+    void theReadmeExampleRunsAsItSays() throws Exception {
+        try (TfLiteModel model = TfLiteModel.load(Files.readAllBytes(MODEL));
+             Session session = model.newSession(SessionOptions.DEFAULT.withThreads(2));
+             Session reference = model.newSession(SessionOptions.DEFAULT)) {
+            TensorInfo input = session.inputs().get(0);
+            assertEquals("0 'input' float32 [1, 128, 128, 3] (49152 values, 196608 bytes)", input.toString());
+            float[] image = SessionTest.randomInput(input, 6);
+            ByteBuffer pixels = input.allocateDirect();
+            session.bindInput(input.name(), pixels);
+            pixels.asFloatBuffer().put(image);
+            Outputs out = session.run(Map.of(), Set.of("classificators"));
+            float[] scores = out.floats("classificators");
+            ByteBuffer boxes = session.outputView("regressors");
+            Outputs want = reference.run((Object) image);
+            assertArrayEquals(want.floats("classificators"), scores);
+            assertArrayEquals(want.floats("regressors"), floats(boxes));
         }
     }
 }
