@@ -7,8 +7,8 @@ import java.util.stream.Collectors;
 
 /**
  * The outputs one run read: every output, or those the run selected, each copied out of the interpreter so
- * that it can serve the next call (an output bound to a caller's buffer is read in that buffer, not copied;
- * {@link Session#bindOutput}). Each is found by its index among the session's (or signature's) outputs or by
+ * that it can serve the next call. An output bound to a caller's buffer ({@link Session#bindOutput}) is not
+ * copied but read in that buffer, so it holds what the session's latest run wrote there. Each is found by its index among the session's (or signature's) outputs or by
  * its name, and read as the Java array of its type ({@link Session#run(Object...)} lists them) or copied into a
  * ByteBuffer of the caller's. Safe to read from several threads.
  */

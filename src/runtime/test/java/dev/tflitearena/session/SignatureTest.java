@@ -70,6 +70,9 @@ class SignatureTest {
              SessionPool pool = model.newPool(SessionOptions.DEFAULT, 2, Duration.ofSeconds(5))) {
             assertArrayEquals(new float[]{4, 9, 16, 25}, pool.runSignature("multiply",
                     Map.of("a", new float[]{2, 3, 4, 5}, "b", new float[]{2, 3, 4, 5})).floats("product"));
+            Outputs sum = pool.run(Map.of("add/x", new float[]{1, 1, 1, 1}, "add/y", new float[]{1, 2, 3, 4}),
+                    Set.of("add/sum"));
+            assertArrayEquals(new float[]{2, 3, 4, 5}, sum.floats("add/sum"));
         }
         try (TfLiteModel model = TfLiteModel.load(TestModels.named("face_detection_short_range.tflite"));
              Session session = model.newSession(SessionOptions.DEFAULT)) {
