@@ -17,10 +17,11 @@ final class InputValues {
     private InputValues() {
     }
 
-    static void write(Object value, TensorInfo input, List<TensorInfo> inputs, IoTensor target) {
+    /** {@code taker} is what takes the inputs, in messages: "the model", or a signature. */
+    static void write(Object value, TensorInfo input, List<TensorInfo> inputs, String taker, IoTensor target) {
         if (value instanceof ByteBuffer buffer) {
             if (!buffer.isDirect() || buffer.remaining() != input.bytes() || input.type() == TensorType.STRING) {
-                throw mismatch(input, inputs, (buffer.isDirect() ? "a direct" : "a heap") + " ByteBuffer of "
+                throw mismatch(input, inputs, taker, (buffer.isDirect() ? "a direct" : "a heap") + " ByteBuffer of "
                         + buffer.remaining() + " bytes");
             }
             requireNativeOrder(buffer, input, "input");
@@ -29,13 +30,13 @@ final class InputValues {
         }
         Class<?> form = ElementValues.javaForm(input.type());
         if (form == null || !form.isInstance(value) || Array.getLength(value) != ElementValues.count(input)) {
-            throw mismatch(input, inputs, describe(value));
+            throw mismatch(input, inputs, taker, describe(value));
         }
         if (input.type() == TensorType.STRING) {
             String[] strings = (String[]) value;
             for (int i = 0; i < strings.length; i++) {
                 if (strings[i] == null) {
-                    throw mismatch(input, inputs, "a null string at " + i);
+                    throw mismatch(input, inputs, taker, "a null string at " + i);
                 }
             }
             ByteBuffer bytes = ElementValues.encodeStrings(strings);
@@ -67,12 +68,13 @@ final class InputValues {
         return value.getClass().getSimpleName();
     }
 
-    static IllegalArgumentException mismatch(TensorInfo input, List<TensorInfo> inputs, String got) {
-        return new IllegalArgumentException("input " + input + " got " + got + "; " + expectations(inputs));
+    private static IllegalArgumentException mismatch(TensorInfo input, List<TensorInfo> inputs, String taker,
+                                                     String got) {
+        return new IllegalArgumentException("input " + input + " got " + got + "; " + expectations(inputs, taker));
     }
 
-    static String expectations(List<TensorInfo> inputs) {
-        return "the model takes " + inputs.stream().map(TensorInfo::toString).collect(Collectors.joining(", "))
+    static String expectations(List<TensorInfo> inputs, String taker) {
+        return taker + " takes " + inputs.stream().map(TensorInfo::toString).collect(Collectors.joining(", "))
                 + " (a Java array of the type's values, or a direct ByteBuffer of the bytes; see Session.run)";
     }
 }

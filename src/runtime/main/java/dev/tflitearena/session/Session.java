@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -26,6 +27,8 @@ import java.util.stream.IntStream;
  * own names for its inputs and outputs ({@link #runSignature}).
  */
 public final class Session implements AutoCloseable {
+    /** What takes the inputs and gives the outputs of a plain run, in messages. */
+    private static final String MODEL = "the model";
     private InterpreterRecipe recipe;
     private NativeInterpreter interpreter;
     private List<TensorInfo> inputs;
@@ -73,11 +76,11 @@ public final class Session implements AutoCloseable {
         boolean allBound = values.length == 0 && inputTensors.stream().allMatch(t -> t.bound() != null);
         if (values.length != inputs.size() && !allBound) {
             throw new IllegalArgumentException("got " + values.length + " input values; "
-                    + InputValues.expectations(inputs));
+                    + InputValues.expectations(inputs, MODEL));
         }
         for (int i = 0; i < values.length; i++) {
             if (values[i] != null || inputTensors.get(i).bound() == null) {
-                InputValues.write(values[i], inputs.get(i), inputs, inputTensors.get(i));
+                InputValues.write(values[i], inputs.get(i), inputs, MODEL, inputTensors.get(i));
             }
         }
         interpreter.invoke();
@@ -98,19 +101,12 @@ public final class Session implements AutoCloseable {
      */
     public synchronized Outputs run(Map<String, ?> values, Set<String> outputNames) {
         checkOpen();
-        List<String> names = inputs.stream().map(TensorInfo::name).toList();
-        List<String> unknown = values.keySet().stream().filter(n -> !names.contains(n)).toList();
-        List<String> missing = IntStream.range(0, inputs.size())
-                .filter(i -> !values.containsKey(names.get(i)) && inputTensors.get(i).bound() == null)
-                .mapToObj(names::get).toList();
-        if (!unknown.isEmpty() || !missing.isEmpty()) {
-            throw new IllegalArgumentException("inputs unknown " + unknown + ", missing " + missing + "; "
-                    + InputValues.expectations(inputs));
-        }
-        List<Integer> selected = selected(outputNames, outputs);
+        List<String> names = names(inputs);
+        requireValues(values, inputs, i -> inputTensors.get(i).bound() != null, MODEL);
+        List<Integer> selected = selected(outputNames, outputs, MODEL);
         for (int i = 0; i < inputs.size(); i++) {
             if (values.containsKey(names.get(i))) {
-                InputValues.write(values.get(names.get(i)), inputs.get(i), inputs, inputTensors.get(i));
+                InputValues.write(values.get(names.get(i)), inputs.get(i), inputs, MODEL, inputTensors.get(i));
             }
         }
         interpreter.invoke();
@@ -238,17 +234,12 @@ public final class Session implements AutoCloseable {
         checkOpen();
         Signature signature = signature(key);
         List<String> names = names(signature.inputs());
-        List<String> unknown = values.keySet().stream().filter(n -> !names.contains(n)).toList();
-        List<String> missing = names.stream().filter(n -> !values.containsKey(n)).toList();
-        if (!unknown.isEmpty() || !missing.isEmpty()) {
-            throw new IllegalArgumentException("signature '" + key + "': inputs unknown " + unknown + ", missing "
-                    + missing + "; " + InputValues.expectations(signature.inputs()));
-        }
-        List<Integer> selected = selected(outputNames, signature.outputs());
+        requireValues(values, signature.inputs(), i -> false, signatureName(key));
+        List<Integer> selected = selected(outputNames, signature.outputs(), signatureName(key));
         signature.run().allocate();
         for (int i = 0; i < names.size(); i++) {
             InputValues.write(values.get(names.get(i)), signature.inputs().get(i), signature.inputs(),
-                    signature.run().inputs().get(i));
+                    signatureName(key), signature.run().inputs().get(i));
         }
         signature.run().invoke();
         return read(selected.stream().map(signature.run().outputs()::get).toList(),
@@ -311,6 +302,10 @@ public final class Session implements AutoCloseable {
         signatures.clear();
     }
 
+    private static String signatureName(String key) {
+        return "signature '" + key + "'";
+    }
+
     private Signature signature(String key) {
         return signatures.computeIfAbsent(key, k -> {
             SignatureRun run = SignatureRun.of(interpreter, k);
@@ -353,12 +348,28 @@ public final class Session implements AutoCloseable {
         return new Outputs(List.copyOf(read), data);
     }
 
+    /**
+     * Refuses values for inputs {@code taker} has not, and values missing for its inputs, but for those
+     * {@code mayBeLeftOut} (bound to a caller's buffer).
+     */
+    private static void requireValues(Map<String, ?> values, List<TensorInfo> inputs, IntPredicate mayBeLeftOut,
+                                      String taker) {
+        List<String> names = names(inputs);
+        List<String> unknown = values.keySet().stream().filter(n -> !names.contains(n)).toList();
+        List<String> missing = IntStream.range(0, names.size())
+                .filter(i -> !values.containsKey(names.get(i)) && !mayBeLeftOut.test(i)).mapToObj(names::get).toList();
+        if (!unknown.isEmpty() || !missing.isEmpty()) {
+            throw new IllegalArgumentException((taker.equals(MODEL) ? "" : taker + ": ") + "inputs unknown " + unknown
+                    + ", missing " + missing + "; " + InputValues.expectations(inputs, taker));
+        }
+    }
+
     /** The positions of the outputs named, in output order; refused, naming the outputs, for one not there. */
-    private static List<Integer> selected(Set<String> names, List<TensorInfo> from) {
+    private static List<Integer> selected(Set<String> names, List<TensorInfo> from, String giver) {
         List<String> unknown = names.stream().filter(n -> from.stream().noneMatch(o -> o.name().equals(n)))
                 .sorted().toList();
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("outputs unknown " + unknown + "; the model gives " + describe(from));
+            throw new IllegalArgumentException("outputs unknown " + unknown + "; " + giver + " gives " + describe(from));
         }
         return IntStream.range(0, from.size()).filter(i -> names.contains(from.get(i).name())).boxed().toList();
     }
