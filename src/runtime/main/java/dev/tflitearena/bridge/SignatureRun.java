@@ -51,12 +51,14 @@ public final class SignatureRun {
 
     /** The model's signature keys, in the model's order; empty when it has none. */
     public static List<String> keys(NativeInterpreter interpreter) {
-        StringVector keys = interpreter.live().signature_keys();
-        List<String> names = new ArrayList<>();
-        for (long i = 0; i < keys.size(); i++) {
-            names.add(keys.get(i).getString());
+        // A copy TFLite returns by value: closed here rather than left to the collector.
+        try (StringVector keys = interpreter.live().signature_keys()) {
+            List<String> names = new ArrayList<>();
+            for (long i = 0; i < keys.size(); i++) {
+                names.add(keys.get(i).getString());
+            }
+            return names;
         }
-        return names;
     }
 
     /** The signature of that key; refused with the model's keys when it has none of that key. */

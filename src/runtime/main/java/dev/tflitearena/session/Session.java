@@ -219,8 +219,8 @@ public final class Session implements AutoCloseable {
     /**
      * Runs the signature on a value for each of its inputs, by the signature's names (values as
      * {@link #run(Object...)} takes them), and reads every output of it, named as the signature names them.
-     * TFLite allocates the signature's subgraph at its first run. Buffers bound to the session's inputs and
-     * outputs do not apply to a signature's.
+     * TFLite allocates the signature's subgraph at its first run. A signature's tensors are its subgraph's: for
+     * a signature of the primary subgraph, those of a plain run, buffers bound to them included.
      *
      * @throws IllegalArgumentException naming the signature keys, or the signature's inputs
      */
