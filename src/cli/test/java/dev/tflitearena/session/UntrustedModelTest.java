@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -46,6 +47,27 @@ class UntrustedModelTest {
                 assertArrayEquals(want.floats(output.index()), got.floats(output.index()));
             }
         }
+    }
+
+    @Test
+    void aModelInMemoryIsCheckedInTheChildAsAFileIs() throws IOException {
+        byte[] bytes = Files.readAllBytes(TestModels.named("face_detection_short_range.tflite"));
+        try (TfLiteModel fromArray = TfLiteModel.loadUntrusted(bytes);
+             TfLiteModel fromBuffer = TfLiteModel.loadUntrusted(ByteBuffer.allocateDirect(bytes.length).put(bytes).flip());
+             TfLiteModel trusted = TfLiteModel.load(bytes);
+             Session reference = trusted.newSession(SessionOptions.DEFAULT)) {
+            float[] input = SessionTest.randomInput(reference.inputs().get(0), 4);
+            float[] want = reference.run((Object) input).floats(0);
+            for (TfLiteModel model : new TfLiteModel[]{fromArray, fromBuffer}) {
+                try (Session session = model.newSession(SessionOptions.DEFAULT)) {
+                    assertArrayEquals(want, session.run((Object) input).floats(0));
+                }
+            }
+        }
+        byte[] truncated = Arrays.copyOf(bytes, 5000);
+        NativeException refused = assertThrows(NativeException.class, () -> TfLiteModel.loadUntrusted(truncated));
+        assertTrue(refused.getMessage().startsWith("in-memory model of 5000 bytes: the isolated check found the model "
+                + "unsafe to load: refused at step 'load'"), refused.getMessage());
     }
 
     @Test

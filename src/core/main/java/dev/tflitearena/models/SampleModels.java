@@ -14,6 +14,7 @@ import org.tensorflow.lite.schema.Conv2DOptionsT;
 import org.tensorflow.lite.schema.DepthwiseConv2DOptionsT;
 import org.tensorflow.lite.schema.FullyConnectedOptionsT;
 import org.tensorflow.lite.schema.Padding;
+import org.tensorflow.lite.schema.ReshapeOptionsT;
 import org.tensorflow.lite.schema.SVDFOptionsT;
 import org.tensorflow.lite.schema.WhileOptionsT;
 
@@ -282,6 +283,60 @@ public final class SampleModels {
         main.inputs(input, mask);
         main.outputs(product, squared);
         return model.build();
+    }
+
+    /**
+     * A RESHAPE of a [2, 3] input of {@code type} to a [3, 2] output, quantized by {@code inputQuantization} and
+     * {@code outputQuantization} (null for none; per channel, along a dimension of 3 for both): the output holds the input's values, whatever their type, as RESHAPE copies bytes. Not among
+     * {@link #all}: it shows an element type, not the planners anything.
+     */
+    public static byte[] reshape(TensorType type, Quantization inputQuantization, Quantization outputQuantization) {
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor(TensorSpec.of("input", type, 2, 3).withQuantization(inputQuantization));
+        int output = main.tensor(TensorSpec.of("output", type, 3, 2).withQuantization(outputQuantization));
+        ReshapeOptionsT options = new ReshapeOptionsT();
+        options.setNewShape(new int[]{3, 2});
+        main.operator(BuiltinOperator.RESHAPE, 1, new int[]{input}, new int[]{output},
+                TfliteModelBuilder.options(BuiltinOptions.ReshapeOptions, options));
+        main.inputs(input);
+        main.outputs(output);
+        return model.build();
+    }
+
+    /**
+     * Two signatures, each on a subgraph of its own, naming their tensors otherwise than the tensors are named:
+     * {@code add} (subgraph 0) takes {@code x} and {@code y}, float32 [4], and gives their {@code sum};
+     * {@code multiply} (subgraph 1) takes {@code a} and {@code b}, float32 [2, 2], and gives their
+     * {@code product}. Not among {@link #all}: it shows signatures, not the planners anything.
+     */
+    public static byte[] twoSignatures() {
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder add = model.subgraph("add");
+        int x = add.tensor("add/x", TensorType.FLOAT32, 4);
+        int y = add.tensor("add/y", TensorType.FLOAT32, 4);
+        int sum = add.tensor("add/sum", TensorType.FLOAT32, 4);
+        add.operator(BuiltinOperator.ADD, 1, new int[]{x, y}, new int[]{sum}, add());
+        add.inputs(x, y);
+        add.outputs(sum);
+        SubgraphBuilder multiply = model.subgraph("multiply");
+        int a = multiply.tensor("multiply/a", TensorType.FLOAT32, 2, 2);
+        int b = multiply.tensor("multiply/b", TensorType.FLOAT32, 2, 2);
+        int product = multiply.tensor("multiply/product", TensorType.FLOAT32, 2, 2);
+        multiply.operator(BuiltinOperator.MUL, 1, new int[]{a, b}, new int[]{product}, null);
+        multiply.inputs(a, b);
+        multiply.outputs(product);
+        model.signature("add", add.index(), orderedMap("x", x, "y", y), orderedMap("sum", sum));
+        model.signature("multiply", multiply.index(), orderedMap("a", a, "b", b), orderedMap("product", product));
+        return model.build();
+    }
+
+    private static Map<String, Integer> orderedMap(Object... namesAndTensors) {
+        Map<String, Integer> map = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndTensors.length; i += 2) {
+            map.put((String) namesAndTensors[i], (Integer) namesAndTensors[i + 1]);
+        }
+        return map;
     }
 
     private static BuiltinOptionsUnion add() {

@@ -6,6 +6,7 @@ import org.bytedeco.tensorflowlite.BuiltinOpResolverWithoutDefaultDelegates;
 import org.bytedeco.tensorflowlite.FlatBufferModel;
 import org.bytedeco.tensorflowlite.OpResolver;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -43,9 +44,21 @@ public final class NativeModel extends SharedNativeResource {
 
     /** A model built in memory; {@code name} stands for the file in messages. */
     public static NativeModel fromBytes(byte[] data, String name) {
-        BytePointer bytes = new BytePointer(data.length);
-        bytes.put(data);
-        FlatBufferModel model = FlatBufferModel.VerifyAndBuildFromBuffer(bytes, data.length);
+        return fromBuffer(ByteBuffer.wrap(data), name);
+    }
+
+    /**
+     * A model built from the buffer's remaining bytes, which are copied into native memory the model owns:
+     * TFLite's {@code BuildFromBuffer} reads the model in place for as long as it lives, so the caller's buffer
+     * is free again once this returns, and the copy is freed when the model is.
+     */
+    public static NativeModel fromBuffer(ByteBuffer data, String name) {
+        if (!data.hasRemaining()) {
+            throw new NativeException(name + ": no bytes, so no TFLite model");
+        }
+        BytePointer bytes = new BytePointer(data.remaining());
+        bytes.asByteBuffer().put(data.duplicate());
+        FlatBufferModel model = FlatBufferModel.VerifyAndBuildFromBuffer(bytes, bytes.capacity());
         if (model == null || model.isNull()) {
             bytes.close();
             throw new NativeException(name + ": not a valid TFLite model (the flatbuffer verifier rejected it)");

@@ -1,5 +1,6 @@
 package dev.tflitearena.session;
 
+import dev.tflitearena.bridge.IoTensor;
 import dev.tflitearena.graph.TensorType;
 
 import java.lang.reflect.Array;
@@ -10,34 +11,38 @@ import java.util.stream.Collectors;
 
 /**
  * Checks a caller's value against the input it is for, as {@link Session#run(Object...)} describes values,
- * and copies it into the input's memory.
+ * and copies it into the input's memory (a string input's memory is sized to the strings first).
  */
 final class InputValues {
     private InputValues() {
     }
 
-    static void write(Object value, TensorInfo input, List<TensorInfo> inputs, ByteBuffer target) {
+    /** {@code taker} is what takes the inputs, in messages: "the model", or a signature. */
+    static void write(Object value, TensorInfo input, List<TensorInfo> inputs, String taker, IoTensor target) {
         if (value instanceof ByteBuffer buffer) {
-            if (!buffer.isDirect() || buffer.remaining() != input.bytes()) {
-                throw mismatch(input, inputs, (buffer.isDirect() ? "a direct" : "a heap") + " ByteBuffer of "
+            if (!buffer.isDirect() || buffer.remaining() != input.bytes() || input.type() == TensorType.STRING) {
+                throw mismatch(input, inputs, taker, (buffer.isDirect() ? "a direct" : "a heap") + " ByteBuffer of "
                         + buffer.remaining() + " bytes");
             }
-            requireNativeOrder(buffer, input);
-            target.put(buffer.duplicate());
+            requireNativeOrder(buffer, input, "input");
+            target.data().put(buffer.duplicate());
             return;
         }
-        long length = lengthIfOfType(value, input.type());
-        if (length != input.elements()) {
-            throw mismatch(input, inputs, describe(value));
+        Class<?> form = ElementValues.javaForm(input.type());
+        if (form == null || !form.isInstance(value) || Array.getLength(value) != ElementValues.count(input)) {
+            throw mismatch(input, inputs, taker, describe(value));
         }
-        if (value instanceof float[] v) {
-            target.asFloatBuffer().put(v);
-        } else if (value instanceof byte[] v) {
-            target.put(v);
-        } else if (value instanceof int[] v) {
-            target.asIntBuffer().put(v);
+        if (input.type() == TensorType.STRING) {
+            String[] strings = (String[]) value;
+            for (int i = 0; i < strings.length; i++) {
+                if (strings[i] == null) {
+                    throw mismatch(input, inputs, taker, "a null string at " + i);
+                }
+            }
+            ByteBuffer bytes = ElementValues.encodeStrings(strings);
+            target.resizeData(bytes.remaining()).put(bytes);
         } else {
-            target.asLongBuffer().put((long[]) value);
+            ElementValues.write(value, input.type(), target.data());
         }
     }
 
@@ -45,26 +50,12 @@ final class InputValues {
      * Refuses a buffer in the other byte order where the element type has more than one byte: TFLite reads its
      * bytes in native order, so a float written big-endian would be computed on as another number.
      */
-    private static void requireNativeOrder(ByteBuffer buffer, TensorInfo input) {
-        if (buffer.order() != ByteOrder.nativeOrder() && input.type() != null && input.type().elementBytes() > 1) {
-            throw new IllegalArgumentException("input " + input + " got a ByteBuffer in " + buffer.order()
-                    + " byte order; TFLite's " + input.type() + " values are " + ByteOrder.nativeOrder()
+    static void requireNativeOrder(ByteBuffer buffer, TensorInfo tensor, String what) {
+        if (buffer.order() != ByteOrder.nativeOrder() && tensor.type() != null && tensor.type().elementBytes() > 1) {
+            throw new IllegalArgumentException(what + " " + tensor + " got a ByteBuffer in " + buffer.order()
+                    + " byte order; TFLite's " + tensor.type() + " values are " + ByteOrder.nativeOrder()
                     + ": use buffer.order(ByteOrder.nativeOrder()) before filling it");
         }
-    }
-
-    /** The array's length when it carries {@code type}'s values, else -1. */
-    private static long lengthIfOfType(Object value, TensorType type) {
-        if (type == null) {
-            return -1;
-        }
-        return switch (type) {
-            case FLOAT32 -> value instanceof float[] v ? v.length : -1;
-            case INT8, UINT8 -> value instanceof byte[] v ? v.length : -1;
-            case INT32 -> value instanceof int[] v ? v.length : -1;
-            case INT64 -> value instanceof long[] v ? v.length : -1;
-            default -> -1;
-        };
     }
 
     private static String describe(Object value) {
@@ -77,12 +68,13 @@ final class InputValues {
         return value.getClass().getSimpleName();
     }
 
-    static IllegalArgumentException mismatch(TensorInfo input, List<TensorInfo> inputs, String got) {
-        return new IllegalArgumentException("input " + input + " got " + got + "; " + expectations(inputs));
+    private static IllegalArgumentException mismatch(TensorInfo input, List<TensorInfo> inputs, String taker,
+                                                     String got) {
+        return new IllegalArgumentException("input " + input + " got " + got + "; " + expectations(inputs, taker));
     }
 
-    static String expectations(List<TensorInfo> inputs) {
-        return "the model takes " + inputs.stream().map(TensorInfo::toString).collect(Collectors.joining(", "))
-                + " (a Java array of the type's values, or a direct ByteBuffer of the bytes)";
+    static String expectations(List<TensorInfo> inputs, String taker) {
+        return taker + " takes " + inputs.stream().map(TensorInfo::toString).collect(Collectors.joining(", "))
+                + " (a Java array of the type's values, or a direct ByteBuffer of the bytes; see Session.run)";
     }
 }

@@ -27,10 +27,13 @@ import java.util.Objects;
  */
 public record SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads,
                              boolean shareConstants, Order order, boolean releaseInputs) {
+    /** The planner name of TFLite's own arena planner. */
     public static final String NATIVE = Planners.NATIVE;
+    /** TFLite's planner and defaults: no XNNPACK, TFLite's threads, nothing shared, the model's order. */
     public static final SessionOptions DEFAULT = new SessionOptions(NATIVE, false, InterpreterSettings.DEFAULT_THREADS,
             InterpreterSettings.DEFAULT_THREADS, false);
 
+    /** Checks the options together; each refusal names the valid values. */
     public SessionOptions {
         // Fail where the options are made, not at the first session: the checks name the valid values.
         Planners.byNameOrNative(planner);
@@ -55,6 +58,7 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
         this(planner, xnnpack, threads, xnnpackThreads, shareConstants, Order.MODEL, false);
     }
 
+    /** The planner: {@value #NATIVE}, or the name of a Java planner ({@link Planners#names()}). */
     public SessionOptions withPlanner(String name) {
         return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants, order, releaseInputs);
     }
@@ -65,13 +69,21 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
                 releaseInputs);
     }
 
-    /** TFLite's own threads; {@link InterpreterSettings#DEFAULT_THREADS} for its default. */
+    /**
+     * The threads TFLite's own kernels run on (CONV_2D's and FULLY_CONNECTED's ruy and Eigen: the caller and
+     * {@code count - 1} workers), {@link InterpreterSettings#DEFAULT_THREADS} for TFLite's default. Each session
+     * has its own workers, made at its first run and ended when it closes; XNNPACK's are apart
+     * ({@link #withXnnpackThreads}).
+     */
     public SessionOptions withThreads(int count) {
         return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants, order,
                 releaseInputs);
     }
 
-    /** XNNPACK on, through a delegate of {@code count} threads (at least 1). */
+    /**
+     * XNNPACK on, through a delegate of {@code count} threads (at least 1): the caller and {@code count - 1}
+     * pthreadpool workers, the session's own, made with the delegate and ended when the session closes.
+     */
     public SessionOptions withXnnpackThreads(int count) {
         if (count < 1) {
             throw new IllegalArgumentException("XNNPACK threads must be at least 1; got " + count);

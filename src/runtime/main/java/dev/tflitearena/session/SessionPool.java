@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -47,10 +48,12 @@ public final class SessionPool implements AutoCloseable {
         outputs = sessions.get(0).outputs();
     }
 
+    /** {@link Session#inputs()} of the pool's sessions, which are alike. */
     public List<TensorInfo> inputs() {
         return inputs;
     }
 
+    /** {@link Session#outputs()} of the pool's sessions, which are alike. */
     public List<TensorInfo> outputs() {
         return outputs;
     }
@@ -63,6 +66,16 @@ public final class SessionPool implements AutoCloseable {
     /** {@link Session#run(Map)} on a free session. */
     public Outputs run(Map<String, ?> values) throws InterruptedException, TimeoutException {
         return call(session -> session.run(values));
+    }
+
+    /** {@link Session#run(Map, Set)} on a free session. */
+    public Outputs run(Map<String, ?> values, Set<String> outputNames) throws InterruptedException, TimeoutException {
+        return call(session -> session.run(values, outputNames));
+    }
+
+    /** {@link Session#runSignature(String, Map)} on a free session. */
+    public Outputs runSignature(String key, Map<String, ?> values) throws InterruptedException, TimeoutException {
+        return call(session -> session.runSignature(key, values));
     }
 
     private Outputs call(Function<Session, Outputs> run) throws InterruptedException, TimeoutException {

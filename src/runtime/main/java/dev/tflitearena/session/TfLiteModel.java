@@ -5,6 +5,7 @@ import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.isolation.IsolatedRun;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -30,6 +31,23 @@ public final class TfLiteModel implements AutoCloseable {
     }
 
     /**
+     * Loads a model from memory after TFLite's flatbuffer verifier accepts it. The bytes are copied into native
+     * memory the model owns until it is closed (TFLite reads a model in place for as long as it lives), so the
+     * array may be reused as soon as this returns.
+     */
+    public static TfLiteModel load(byte[] bytes) {
+        return load(ByteBuffer.wrap(bytes));
+    }
+
+    /**
+     * Loads a model from the buffer's remaining bytes (heap or direct, position and limit left alone), copied as
+     * {@link #load(byte[])} copies them.
+     */
+    public static TfLiteModel load(ByteBuffer bytes) {
+        return new TfLiteModel(NativeModel.fromBuffer(bytes, inMemory(bytes.remaining())));
+    }
+
+    /**
      * Loads a model from a source not trusted: reads the file once, has a child JVM put those bytes through
      * every native step (load, plan, allocate, invoke, with and without XNNPACK; see {@link IsolatedRun}),
      * and loads the same bytes here only if every step succeeded. TFLite's verifier checks a model's
@@ -46,15 +64,41 @@ public final class TfLiteModel implements AutoCloseable {
         } catch (IOException e) {
             throw new NativeException(path + ": cannot read the file: " + e.getMessage());
         }
-        IsolatedRun.Result check = IsolatedRun.check(bytes, path.toString());
+        return checkedInChild(bytes, path.toString());
+    }
+
+    /** {@link #loadUntrusted(Path)} on a model in memory, copied as {@link #load(byte[])} copies it. */
+    public static TfLiteModel loadUntrusted(byte[] bytes) {
+        return checkedInChild(bytes.clone(), inMemory(bytes.length));
+    }
+
+    /** {@link #loadUntrusted(Path)} on the buffer's remaining bytes, copied as {@link #load(byte[])} copies them. */
+    public static TfLiteModel loadUntrusted(ByteBuffer bytes) {
+        byte[] copy = new byte[bytes.remaining()];
+        bytes.duplicate().get(copy);
+        return checkedInChild(copy, inMemory(copy.length));
+    }
+
+    /** Loads {@code bytes} if a child JVM ran them safely; the child and this model read the same copy. */
+    private static TfLiteModel checkedInChild(byte[] bytes, String name) {
+        IsolatedRun.Result check = IsolatedRun.check(bytes, name);
         if (check.outcome() != IsolatedRun.Outcome.OK) {
-            throw new NativeException(path + ": the isolated check found the model unsafe to load: "
+            throw new NativeException(name + ": the isolated check found the model unsafe to load: "
                     + check.outcome().name().toLowerCase(Locale.ROOT).replace('_', ' ') + " at step '"
                     + check.stage() + "': " + check.detail());
         }
-        return new TfLiteModel(NativeModel.fromBytes(bytes, path.toString()));
+        return new TfLiteModel(NativeModel.fromBytes(bytes, name));
     }
 
+    /** What stands for the file of a model loaded from memory, in {@link #path()} and in messages. */
+    private static String inMemory(int bytes) {
+        return "in-memory model of " + bytes + " bytes";
+    }
+
+    /**
+     * The file the model was loaded from; for a model loaded from memory, a relative path standing for it in
+     * messages, {@code in-memory model of N bytes}.
+     */
     public Path path() {
         return model.path();
     }

@@ -6,9 +6,7 @@ import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,48 +17,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class XnnpackOptionsTest {
     private static final Path MODEL = TestModels.named("face_detection_short_range.tflite");
 
-    /**
-     * The process's threads that nobody named: pthreadpool's workers inherit the name of the thread that made
-     * them ("java"), while the JVM names its own (compiler and GC threads come and go as they please).
-     */
-    private static long threadsOfThisProcess() throws IOException {
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-            return tasks.filter(task -> "java".equals(comm(task))).count();
-        }
-    }
-
-    private static String comm(Path task) {
-        try {
-            return Files.readString(task.resolve("comm")).strip();
-        } catch (IOException e) {
-            return ""; // the thread ended meanwhile
-        }
-    }
-
-    /** The unnamed threads once at most {@code most} are left, or after 5 s: joining workers takes a moment. */
-    private static long threadsOfThisProcessSettlingTo(long most) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        long count = threadsOfThisProcess();
-        while (count > most && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-            count = threadsOfThisProcess();
-        }
-        return count;
-    }
-
     @Test
     void theThreadCountTakesEffect() throws IOException, InterruptedException {
         InterpreterSettings settings = InterpreterSettings.DEFAULT.withXnnpackOptions(XnnpackOptions.threads(4));
         try (NativeModel model = NativeModel.load(MODEL)) {
             NativeInterpreter.build(model, InterpreterSettings.DEFAULT).close(); // loads the libraries first
-            long before = threadsOfThisProcess();
+            long before = ProcessThreads.unnamed();
             long during;
             try (NativeInterpreter interpreter = NativeInterpreter.build(model, settings)) {
                 interpreter.allocateTensors(); // applies the delegate
-                during = threadsOfThisProcess();
+                during = ProcessThreads.unnamed();
                 interpreter.invoke();
             }
-            long after = threadsOfThisProcessSettlingTo(during - 3);
+            long after = ProcessThreads.unnamedSettlingTo(during - 3);
             // pthreadpool runs work on the caller and threads - 1 workers of its own, which it joins on delete.
             assertTrue(during - before >= 3, "threads before " + before + ", with the delegate " + during);
             assertTrue(during - after >= 3, "threads with the delegate " + during + ", after it " + after);

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -56,6 +57,26 @@ class ReleaseInputsSessionTest {
             var e = assertThrows(IllegalStateException.class, () -> released.inputValues(0));
             assertTrue(e.getMessage().contains("released after its last consumer"), e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> released.run(), "every run writes every input");
+        }
+    }
+
+    @Test
+    void anInputBoundToACallersBufferIsNotReleasedIntoOtherTensors() {
+        try (TfLiteModel model = TfLiteModel.load(MODEL);
+             Session reference = model.newSession(SessionOptions.DEFAULT);
+             Session released = model.newSession(SessionOptions.DEFAULT.withPlanner("tflite").withReleaseInputs(true))) {
+            TensorInfo input = released.inputs().get(0);
+            ByteBuffer buffer = input.allocateDirect();
+            released.bindInput(input.name(), buffer);
+            for (long seed = 1; seed <= 2; seed++) {
+                float[] values = SessionTest.randomInput(input, seed);
+                buffer.asFloatBuffer().put(values);
+                Outputs got = released.run();
+                assertArrayEquals(reference.run((Object) values).floats(0), got.floats(0));
+                float[] readBack = new float[values.length];
+                released.inputValues(0).asFloatBuffer().get(readBack);
+                assertArrayEquals(values, readBack, "the caller's memory holds no planned tensor");
+            }
         }
     }
 

@@ -10,8 +10,11 @@ import org.tensorflow.lite.schema.OperatorCode;
 import org.tensorflow.lite.schema.OperatorCodeT;
 import org.tensorflow.lite.schema.OperatorT;
 import org.tensorflow.lite.schema.QuantizationParametersT;
+import org.tensorflow.lite.schema.SignatureDef;
+import org.tensorflow.lite.schema.SignatureDefT;
 import org.tensorflow.lite.schema.SubGraph;
 import org.tensorflow.lite.schema.SubGraphT;
+import org.tensorflow.lite.schema.TensorMapT;
 import org.tensorflow.lite.schema.TensorT;
 
 import java.nio.ByteBuffer;
@@ -25,7 +28,8 @@ import java.util.Map;
 /**
  * Builds a whole {@code .tflite} model in memory: buffers, subgraphs (the first one added is the primary
  * one; WHILE and IF name the others by index in their options), tensors, operators, graph inputs and
- * outputs. Buffer 0 is always the empty sentinel TFLite requires. {@link #build()} checks every tensor
+ * outputs, and signatures (a key naming a subgraph's inputs and outputs by names of their own). Buffer 0 is
+ * always the empty sentinel TFLite requires. {@link #build()} checks every tensor
  * reference and writes schema version 3 with the identifier "TFL3".
  */
 public final class TfliteModelBuilder {
@@ -36,6 +40,7 @@ public final class TfliteModelBuilder {
     private final List<byte[]> buffers = new ArrayList<>(List.of(new byte[0]));
     private final List<SubgraphBuilder> subgraphs = new ArrayList<>();
     private final Map<OpKey, Integer> opcodes = new LinkedHashMap<>();
+    private final List<SignatureDefT> signatures = new ArrayList<>();
     private String description = "tflite-arena";
 
     /** An operator code; TFLite keeps one per (builtin code, custom name, version). */
@@ -57,6 +62,28 @@ public final class TfliteModelBuilder {
         SubgraphBuilder s = new SubgraphBuilder(subgraphs.size(), name);
         subgraphs.add(s);
         return s;
+    }
+
+    /**
+     * Adds a signature: {@code key} runs subgraph {@code subgraph}, whose tensors (by index) the maps name, in
+     * their iteration order, as TFLite's converter names a SavedModel signature's arguments and results.
+     */
+    public void signature(String key, int subgraph, Map<String, Integer> inputs, Map<String, Integer> outputs) {
+        SignatureDefT signature = new SignatureDefT();
+        signature.setSignatureKey(key);
+        signature.setSubgraphIndex(subgraph);
+        signature.setInputs(tensorMaps(inputs));
+        signature.setOutputs(tensorMaps(outputs));
+        signatures.add(signature);
+    }
+
+    private static TensorMapT[] tensorMaps(Map<String, Integer> tensors) {
+        return tensors.entrySet().stream().map(e -> {
+            TensorMapT map = new TensorMapT();
+            map.setName(e.getKey());
+            map.setTensorIndex(e.getValue());
+            return map;
+        }).toArray(TensorMapT[]::new);
     }
 
     /** A builtin options union for {@code operator}: {@code type} from the schema's BuiltinOptions. */
@@ -273,11 +300,19 @@ public final class TfliteModelBuilder {
         for (int i = 0; i < subgraphOffsets.length; i++) {
             subgraphOffsets[i] = SubGraph.pack(fbb, subgraphs.get(i).toSchema());
         }
+        for (SignatureDefT signature : signatures) {
+            if (signature.getSubgraphIndex() >= subgraphs.size()) {
+                throw new IllegalArgumentException("signature '" + signature.getSignatureKey() + "' runs subgraph "
+                        + signature.getSubgraphIndex() + ", the model has " + subgraphs.size());
+            }
+        }
+        int[] signatureOffsets = signatures.stream().mapToInt(signature -> SignatureDef.pack(fbb, signature)).toArray();
         int model = Model.createModel(fbb, SCHEMA_VERSION,
                 Model.createOperatorCodesVector(fbb, codeOffsets),
                 Model.createSubgraphsVector(fbb, subgraphOffsets),
                 fbb.createString(description),
-                Model.createBuffersVector(fbb, bufferOffsets), 0, 0, 0);
+                Model.createBuffersVector(fbb, bufferOffsets), 0, 0,
+                signatures.isEmpty() ? 0 : Model.createSignatureDefsVector(fbb, signatureOffsets));
         Model.finishModelBuffer(fbb, model);
         return fbb.sizedByteArray();
     }

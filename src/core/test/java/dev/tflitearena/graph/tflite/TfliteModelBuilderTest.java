@@ -1,6 +1,7 @@
 package dev.tflitearena.graph.tflite;
 
 import dev.tflitearena.graph.TensorType;
+import dev.tflitearena.models.SampleModels;
 import org.junit.jupiter.api.Test;
 import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.Model;
@@ -8,6 +9,7 @@ import org.tensorflow.lite.schema.OperatorCode;
 
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -153,5 +155,25 @@ class TfliteModelBuilderTest {
         IllegalArgumentException ref = assertThrows(IllegalArgumentException.class, model::build);
         assertEquals("subgraph 0: operator 0 (ADD) inputs[1] is 5, which refers to no tensor (the subgraph has 1)",
                 ref.getMessage());
+    }
+
+    @Test
+    void signaturesAreWrittenWithTheirKeysSubgraphsAndNamedTensors() {
+        Model model = Model.getRootAsModel(ByteBuffer.wrap(SampleModels.twoSignatures()));
+        assertEquals(2, model.signatureDefsLength());
+        assertEquals("add", model.signatureDefs(0).signatureKey());
+        assertEquals(0, model.signatureDefs(0).subgraphIndex());
+        assertEquals("multiply", model.signatureDefs(1).signatureKey());
+        assertEquals(1, model.signatureDefs(1).subgraphIndex());
+        assertEquals("y", model.signatureDefs(0).inputs(1).name());
+        assertEquals(1, model.signatureDefs(0).inputs(1).tensorIndex());
+        assertEquals("product", model.signatureDefs(1).outputs(0).name());
+        assertEquals(2, model.signatureDefs(1).outputs(0).tensorIndex());
+
+        TfliteModelBuilder builder = new TfliteModelBuilder();
+        builder.subgraph("main");
+        builder.signature("serve", 1, Map.of(), Map.of());
+        var e = assertThrows(IllegalArgumentException.class, builder::build);
+        assertEquals("signature 'serve' runs subgraph 1, the model has 1", e.getMessage());
     }
 }
