@@ -118,8 +118,8 @@ class CommandLineTest {
                 {"subgraphs": [{"tensors": [{"index": 0, "bytes": 4, "allocation": "arena_rw"}], "nodes": []}]}""");
         Cli.Result planner = run("plan", good.toString(), "--planner", "magic");
         assertEquals(Main.EXIT_ERROR, planner.status());
-        assertTrue(planner.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, greedy-by-size, "
-                + "greedy-by-breadth, best-of, optimal\n"), planner.err());
+        assertTrue(planner.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, tflm-linear, "
+                + "greedy-by-size, greedy-by-breadth, best-of, optimal\n"), planner.err());
     }
 
     @Test
@@ -128,8 +128,8 @@ class CommandLineTest {
         for (String command : new String[]{"run", "memory"}) {
             Cli.Result r = run(command, model, "--planner", "magic");
             assertEquals(Main.EXIT_ERROR, r.status());
-            assertTrue(r.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, greedy-by-size, "
-                    + "greedy-by-breadth, best-of, optimal, native\n"), r.err());
+            assertTrue(r.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, tflm-linear, "
+                    + "greedy-by-size, greedy-by-breadth, best-of, optimal, native\n"), r.err());
         }
     }
 
