@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.cli.GraphSource.Kind;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
+import dev.tflitearena.graph.tflite.InvalidModelException;
 import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
 import dev.tflitearena.graph.tflite.TfliteFile;
+import dev.tflitearena.graph.tflite.TfliteModel;
 import dev.tflitearena.plan.InvalidPlanException;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Placement;
@@ -176,7 +178,13 @@ final class PlanCommand implements Callable<Integer> {
         if (!tflm || Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON) != Kind.MODEL) {
             return named;
         }
-        Optional<OfflineMemoryAllocation> offline = OfflineMemoryAllocation.of(TfliteFile.read(input));
+        TfliteModel model = TfliteFile.read(input);
+        Optional<OfflineMemoryAllocation> offline;
+        try {
+            offline = OfflineMemoryAllocation.of(model);
+        } catch (InvalidModelException e) {
+            throw new InvalidModelException(input + ": " + e.getMessage());
+        }
         if (offline.isEmpty()) {
             return named;
         }

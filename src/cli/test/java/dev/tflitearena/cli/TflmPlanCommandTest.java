@@ -1,13 +1,18 @@
 package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tflitearena.graph.TensorType;
+import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
+import dev.tflitearena.graph.tflite.TfliteModelBuilder;
 import dev.tflitearena.models.SampleModels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tensorflow.lite.schema.BuiltinOperator;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static dev.tflitearena.cli.Cli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,6 +57,23 @@ class TflmPlanCommandTest {
                 + "LinearMemoryPlanner refuses"), r.err());
         Cli.Result greedy = run("plan", model.toString(), "--planner", "greedy-by-size", "--json");
         assertEquals(0, greedy.status(), "TFLite's planners ignore TFLM's metadata, as TFLite does: " + greedy.err());
+    }
+
+    @Test
+    void anOfflinePlanOfTheWrongLengthIsRefusedNamingTheFile() throws IOException {
+        TfliteModelBuilder builder = new TfliteModelBuilder();
+        TfliteModelBuilder.SubgraphBuilder main = builder.subgraph("main");
+        int x = main.tensor("x", TensorType.FLOAT32, 4);
+        int y = main.tensor("y", TensorType.FLOAT32, 4);
+        main.operator(BuiltinOperator.ABS, 1, new int[]{x}, new int[]{y}, null);
+        main.inputs(x);
+        main.outputs(y);
+        builder.metadata(OfflineMemoryAllocation.NAME, OfflineMemoryAllocation.bytes(1, List.of(new int[]{0})));
+        Path model = Files.write(temp.resolve("short.tflite"), builder.build());
+        Cli.Result r = run("plan", model.toString(), "--planner", "tflm-greedy");
+        assertEquals(Main.EXIT_ERROR, r.status());
+        assertTrue(r.err().contains("short.tflite: metadata 'OfflineMemoryAllocation' (buffer 1): 1 offsets for the "
+                + "model's 2 tensors (TFLM refuses that)"), r.err());
     }
 
     @Test
