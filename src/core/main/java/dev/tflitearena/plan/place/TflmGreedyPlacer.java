@@ -11,7 +11,8 @@ import java.util.stream.IntStream;
  * set order, the others follow largest first, each at the lowest gap it fits among the placed buffers live
  * with it. As TFLM's allocator does before {@code AddBuffer}, every size is first rounded up to the set's
  * alignment (its {@code MicroArenaBufferAlignment()}, 16): equal rounded sizes tie and keep TFLM's order, and
- * every gap starts aligned. A bare set's alignment of 1 leaves the sizes as they are.
+ * every gap starts aligned where the offline offsets are. A bare set's alignment of 1 leaves the sizes as
+ * they are.
  */
 public final class TflmGreedyPlacer implements Placer {
     public static final String NAME = "tflm-greedy";
