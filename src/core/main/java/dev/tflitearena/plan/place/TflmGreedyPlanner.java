@@ -16,8 +16,9 @@ import java.util.Map;
 /**
  * {@link TflmGreedyPlacer} on a graph whose model carries an offline plan: per subgraph, an offset by tensor
  * index, -1 where TFLM plans the tensor online. As in TFLM, an offset given to a constant or empty tensor is
- * ignored (TFLM plans neither); one given to a tensor that has no rw memory of its own under TFLite (a
- * persistent variable, an in-place alias) cannot be kept, and is refused.
+ * ignored (TFLM plans neither, but for an empty variable, which it lists at its offset: TFLite keeps variables
+ * persistent, and that case is not modelled); one given to a tensor that has no rw memory of its own under
+ * TFLite (a persistent variable, an in-place alias) cannot be kept, and is refused.
  */
 public final class TflmGreedyPlanner implements Planner {
     private final List<int[]> offlineOffsets;
