@@ -8,6 +8,7 @@ import dev.tflitearena.plan.place.BestOfPlacer;
 import dev.tflitearena.plan.place.GreedyByBreadthPlacer;
 import dev.tflitearena.plan.place.GreedyBySizePlacer;
 import dev.tflitearena.plan.place.TflmGreedyPlacer;
+import dev.tflitearena.plan.place.TflmLinearPlacer;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,8 +46,8 @@ public class PlanningBenchmark {
     /** Every planner but {@code optimal}, whose latency is its time limit (see {@link PlannerParam}). */
     @State(Scope.Benchmark)
     public static class JavaPlanner {
-        @Param({TflitePlanner.NAME, TflmGreedyPlacer.NAME, GreedyBySizePlacer.NAME, GreedyByBreadthPlacer.NAME,
-                BestOfPlacer.NAME})
+        @Param({TflitePlanner.NAME, TflmGreedyPlacer.NAME, TflmLinearPlacer.NAME, GreedyBySizePlacer.NAME,
+                GreedyByBreadthPlacer.NAME, BestOfPlacer.NAME})
         public String planner;
 
         Planner strategy;

@@ -5,6 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.cli.GraphSource.Kind;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
+import dev.tflitearena.graph.tflite.InvalidModelException;
+import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
+import dev.tflitearena.graph.tflite.TfliteFile;
+import dev.tflitearena.graph.tflite.TfliteModel;
+import dev.tflitearena.plan.InvalidPlanException;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
@@ -18,9 +23,14 @@ import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.place.MinimallocCsv;
 import dev.tflitearena.plan.place.MinimallocProblem;
 import dev.tflitearena.plan.place.Placer;
+import dev.tflitearena.plan.place.PlacerPlanner;
+import dev.tflitearena.plan.place.TflmGreedyPlacer;
+import dev.tflitearena.plan.place.TflmGreedyPlanner;
+import dev.tflitearena.plan.place.TflmLinearPlacer;
 import dev.tflitearena.plan.render.AsciiRenderer;
 import dev.tflitearena.plan.render.PlanPicture;
 import dev.tflitearena.plan.render.SvgRenderer;
+import dev.tflitearena.plan.render.TflmPrintout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,6 +40,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -38,8 +49,9 @@ import java.util.function.Supplier;
         description = "Plans a graph's tensor memory: per subgraph and tensor, its offset, bytes, and first and "
                 + "last node; the arena and persistent sizes, the lower bound and the gap to it. The extension "
                 + "says what the file is: a .tflite model is read through the native interpreter (op temporaries "
-                + "included), a .json as graph JSON, a .csv as a MiniMalloc buffer set (id,lower,upper,size); "
-                + "any other file is refused. Every plan is validated.")
+                + "included), a .json as graph JSON, a .csv as a MiniMalloc buffer set (id,lower,upper,size, "
+                + "optionally a fifth column offline: a buffer's offline-planned offset for tflm-greedy, -1 for "
+                + "none); any other file is refused. Every plan is validated.")
 final class PlanCommand implements Callable<Integer> {
     /** Columns of the terminal picture. */
     private static final int ASCII_COLUMNS = 100;
@@ -48,8 +60,9 @@ final class PlanCommand implements Callable<Integer> {
     Path input;
 
     @Option(names = "--planner", defaultValue = "tflite", paramLabel = "NAME",
-            description = "The placement strategy: tflite, tflm-greedy, greedy-by-size, greedy-by-breadth, best-of, "
-                    + "optimal (default: ${DEFAULT-VALUE}).")
+            description = "The placement strategy: tflite, tflm-greedy, tflm-linear, greedy-by-size, "
+                    + "greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}). tflm-greedy keeps the "
+                    + "offline offsets of a model's OfflineMemoryAllocation metadata or a CSV's offline column.")
     String planner;
 
     @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
@@ -62,6 +75,12 @@ final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--ascii", description = "Also draw the plan as text, after the table.")
     boolean ascii;
+
+    @Option(names = "--tflm-print", description = "Print the rw arena as TFLM's GreedyMemoryPlanner::PrintMemoryPlan "
+            + "prints it, instead of the table: a line per buffer (its id the buffer's position, its size rounded up "
+            + "to the alignment, as TFLM's allocator hands it over), then a line per step with the arena in 80 "
+            + "columns; each subgraph of a model under a line naming it. Text only: not with --json.")
+    boolean tflmPrint;
 
     @Option(names = "--export-buffers", paramLabel = "FILE", description = "Instead of planning, write the rw "
             + "arena of the subgraph of --subgraph as a placement problem for an outside planner: a .csv in "
@@ -101,6 +120,9 @@ final class PlanCommand implements Callable<Integer> {
         if (subgraph != null && exportBuffers == null) {
             throw new IllegalArgumentException("--subgraph is for --export-buffers");
         }
+        if (tflmPrint && (output.json || exportBuffers != null)) {
+            throw new IllegalArgumentException("--tflm-print prints a plan as text: not with --json or --export-buffers");
+        }
         if (exportBuffers != null && planFile.given()) {
             throw new IllegalArgumentException("--export-buffers writes a problem and --plan reads a solution: give one");
         }
@@ -122,7 +144,7 @@ final class PlanCommand implements Callable<Integer> {
     }
 
     private void planGraph() throws IOException {
-        Planner strategy = planFile.given() ? planFile.read() : Planners.byName(planner, seconds(timeLimit));
+        Planner strategy = planFile.given() ? planFile.read() : strategy();
         OrderedGraph read = readGraph();
         Graph graph = read.graph();
         MemoryOrder.Result ordered = read.ordered();
@@ -138,8 +160,50 @@ final class PlanCommand implements Callable<Integer> {
             if (ordered != null) {
                 out.println(ordered.summary());
             }
-            printText(out, graph, plan);
+            if (tflmPrint) {
+                printTflm(out, graph, plan);
+            } else {
+                printText(out, graph, plan);
+            }
         });
+    }
+
+    /**
+     * The planner of --planner; for a model whose metadata holds TFLM's offline plan, tflm-greedy keeps its
+     * offsets, and tflm-linear refuses them as TFLM's LinearMemoryPlanner does.
+     */
+    private Planner strategy() throws IOException {
+        Planner named = Planners.byName(planner, seconds(timeLimit));
+        boolean tflm = planner.equals(TflmGreedyPlacer.NAME) || planner.equals(TflmLinearPlacer.NAME);
+        if (!tflm || Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON) != Kind.MODEL) {
+            return named;
+        }
+        TfliteModel model = TfliteFile.read(input);
+        Optional<OfflineMemoryAllocation> offline;
+        try {
+            offline = OfflineMemoryAllocation.of(model);
+        } catch (InvalidModelException e) {
+            throw new InvalidModelException(input + ": " + e.getMessage());
+        }
+        if (offline.isEmpty()) {
+            return named;
+        }
+        if (planner.equals(TflmLinearPlacer.NAME)) {
+            throw new IllegalArgumentException(input + " holds an offline plan (" + OfflineMemoryAllocation.NAME
+                    + "), which TFLM's LinearMemoryPlanner refuses; " + TflmGreedyPlacer.NAME + " keeps it");
+        }
+        return new TflmGreedyPlanner(offline.get().offsets());
+    }
+
+    /** Each subgraph's rw arena as TFLM prints its plan, under a line naming the subgraph. */
+    private static void printTflm(PrintWriter out, Graph graph, Plan plan) {
+        for (SubgraphPlan sp : plan.subgraphs()) {
+            Subgraph subgraph = graph.subgraphs().get(sp.subgraph());
+            BufferSet buffers = BufferSet.of(subgraph, graph.options());
+            out.printf("subgraph %d%s: planner %s, arena %d bytes%n", sp.subgraph(),
+                    subgraph.name().isEmpty() ? "" : " (" + subgraph.name() + ")", plan.planner(), sp.arenaBytes());
+            out.print(TflmPrintout.of(buffers, PlacerPlanner.rwOffsets(sp, buffers)));
+        }
     }
 
     /** The input's graph; with --order memory its primary subgraph's ops in the memory order, and what it did. */
@@ -206,12 +270,29 @@ final class PlanCommand implements Callable<Integer> {
 
     private void planBuffers() throws IOException {
         releaseInputs.refuseForBuffers();
-        Placer placer = Planners.placerByName(planner, seconds(timeLimit));
-        BufferSet buffers = MinimallocCsv.read(input);
+        Placer named = Planners.placerByName(planner, seconds(timeLimit));
+        MinimallocCsv.Read read = MinimallocCsv.readWithOffline(input);
+        BufferSet buffers = read.buffers();
+        if (!read.offlineOffsets().isEmpty() && !planner.equals(TflmGreedyPlacer.NAME)) {
+            throw new IllegalArgumentException(input + ": its offline column places buffers, which only "
+                    + TflmGreedyPlacer.NAME + " (TFLM's GreedyMemoryPlanner) does; give -1 throughout for " + planner);
+        }
+        Placer placer = read.offlineOffsets().isEmpty() ? named : new TflmGreedyPlacer(read.offlineOffsets());
         Placer.Solution solution = placer.place(buffers);
-        buffers.validate(solution.offsets());
+        try {
+            buffers.validate(solution.offsets());
+        } catch (InvalidPlanException e) {
+            throw read.offlineOffsets().isEmpty() ? e
+                    : new InvalidPlanException(input + ": the offline offsets do not fit: " + e.getMessage());
+        }
         print(PlanPicture.of(input.getFileName() + ", planner " + placer.name(), buffers, solution.offsets()),
-                () -> toJson(buffers, placer.name(), solution), out -> printText(out, buffers, placer.name(), solution));
+                () -> toJson(buffers, placer.name(), solution), out -> {
+                    if (tflmPrint) {
+                        out.print(TflmPrintout.of(buffers, solution.offsets()));
+                    } else {
+                        printText(out, buffers, placer.name(), solution);
+                    }
+                });
     }
 
     /** Writes the SVG if asked for, and prints the plan with the terminal picture if asked for and the SVG's file. */

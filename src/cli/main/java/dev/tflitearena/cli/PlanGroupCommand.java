@@ -25,8 +25,8 @@ final class PlanGroupCommand implements Callable<Integer> {
     List<Path> models;
 
     @Option(names = "--planner", defaultValue = "tflite", paramLabel = "NAME",
-            description = "The placement strategy of the group's timeline: tflite, tflm-greedy, greedy-by-size, "
-                    + "greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}).")
+            description = "The placement strategy of the group's timeline: tflite, tflm-greedy, tflm-linear, "
+                    + "greedy-by-size, greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}).")
     String planner;
 
     @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",

@@ -118,8 +118,8 @@ class CommandLineTest {
                 {"subgraphs": [{"tensors": [{"index": 0, "bytes": 4, "allocation": "arena_rw"}], "nodes": []}]}""");
         Cli.Result planner = run("plan", good.toString(), "--planner", "magic");
         assertEquals(Main.EXIT_ERROR, planner.status());
-        assertTrue(planner.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, greedy-by-size, "
-                + "greedy-by-breadth, best-of, optimal\n"), planner.err());
+        assertTrue(planner.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, tflm-linear, "
+                + "greedy-by-size, greedy-by-breadth, best-of, optimal\n"), planner.err());
     }
 
     @Test
@@ -128,8 +128,8 @@ class CommandLineTest {
         for (String command : new String[]{"run", "memory"}) {
             Cli.Result r = run(command, model, "--planner", "magic");
             assertEquals(Main.EXIT_ERROR, r.status());
-            assertTrue(r.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, greedy-by-size, "
-                    + "greedy-by-breadth, best-of, optimal, native\n"), r.err());
+            assertTrue(r.err().contains("unknown planner 'magic'; valid: tflite, tflm-greedy, tflm-linear, "
+                    + "greedy-by-size, greedy-by-breadth, best-of, optimal, native\n"), r.err());
         }
     }
 
@@ -253,11 +253,14 @@ class CommandLineTest {
             assertTrue(html.contains(row), row);
             rows++;
         }
-        assertEquals(11, rows, "naive, measured naive, live peak, lower bound, native and six Java planners");
+        assertEquals(12, rows, "naive, measured naive, live peak, lower bound, native and seven Java planners");
         assertTrue(html.contains("<h2>float32</h2>") && html.contains("<h2>int8</h2>"), html);
         assertTrue(html.contains(">demo_float32: tflite plan</text>"), "the picture names planner and version");
         assertTrue(html.contains(">demo_int8: tflite plan</text>"));
-        assertFalse(html.contains("class=\"best\""), "every planner reaches the lower bound: none is better");
+        assertEquals(2 * 7, html.split("<tr class=\"best\">", -1).length - 1,
+                "in each version native and every Java planner but tflm-linear (which reuses nothing) reach the "
+                        + "lower bound");
+        assertFalse(html.contains("<tr class=\"best\"><td>tflm-linear"));
         assertEquals(2, html.split("not measured", -1).length - 1, "the native row of each version");
         assertTrue(html.contains("TFLite " + NativeRelease.version() + ", planned under "), html);
         assertTrue(html.contains("Peak of the lower bound: node 1 (GATHER_ND), 1.7 MiB (1,806,336 B) live in 3 "

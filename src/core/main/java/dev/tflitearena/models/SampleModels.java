@@ -1,6 +1,7 @@
 package dev.tflitearena.models;
 
 import dev.tflitearena.graph.TensorType;
+import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
 import dev.tflitearena.graph.tflite.Quantization;
 import dev.tflitearena.graph.tflite.TensorSpec;
 import dev.tflitearena.graph.tflite.TfliteModelBuilder;
@@ -10,6 +11,7 @@ import org.tensorflow.lite.schema.AddOptionsT;
 import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptions;
 import org.tensorflow.lite.schema.BuiltinOptionsUnion;
+import org.tensorflow.lite.schema.ConcatenationOptionsT;
 import org.tensorflow.lite.schema.Conv2DOptionsT;
 import org.tensorflow.lite.schema.DepthwiseConv2DOptionsT;
 import org.tensorflow.lite.schema.FullyConnectedOptionsT;
@@ -337,6 +339,31 @@ public final class SampleModels {
             map.put((String) namesAndTensors[i], (Integer) namesAndTensors[i + 1]);
         }
         return map;
+    }
+
+    /**
+     * Three float inputs of 120, 108 and 100 bytes concatenated into one output of 328, all live at once, with
+     * TFLM's offline plan in its metadata ({@code OfflineMemoryAllocation}): the first input at offset 512,
+     * the rest online. Rounded up to 16 bytes, as TFLM's allocator does, the last two inputs tie; rounded up
+     * to 64, all three do, and TFLM's greedy planner takes tied buffers last-added first.
+     */
+    public static byte[] tflmOfflinePlan() {
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int a = main.tensor("a", TensorType.FLOAT32, 1, 30);
+        int b = main.tensor("b", TensorType.FLOAT32, 1, 27);
+        int c = main.tensor("c", TensorType.FLOAT32, 1, 25);
+        int joined = main.tensor("joined", TensorType.FLOAT32, 1, 82);
+        ConcatenationOptionsT options = new ConcatenationOptionsT();
+        options.setAxis(1);
+        options.setFusedActivationFunction(ActivationFunctionType.NONE);
+        main.operator(BuiltinOperator.CONCATENATION, 1, new int[]{a, b, c}, new int[]{joined},
+                TfliteModelBuilder.options(BuiltinOptions.ConcatenationOptions, options));
+        main.inputs(a, b, c);
+        main.outputs(joined);
+        model.metadata(OfflineMemoryAllocation.NAME,
+                OfflineMemoryAllocation.bytes(1, java.util.List.of(new int[]{512, -1, -1, -1})));
+        return model.build();
     }
 
     private static BuiltinOptionsUnion add() {

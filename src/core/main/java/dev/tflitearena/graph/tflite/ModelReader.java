@@ -7,6 +7,7 @@ import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptions;
 import org.tensorflow.lite.schema.CallOnceOptions;
 import org.tensorflow.lite.schema.IfOptions;
+import org.tensorflow.lite.schema.Metadata;
 import org.tensorflow.lite.schema.Model;
 import org.tensorflow.lite.schema.Operator;
 import org.tensorflow.lite.schema.OperatorCode;
@@ -80,7 +81,31 @@ final class ModelReader {
             where = "subgraph " + s;
             subgraphs.add(subgraph(model.subgraphs(s), s));
         }
-        return new TfliteModel(version, description, bufferCount, subgraphs);
+        return new TfliteModel(version, description, bufferCount, subgraphs, metadata());
+    }
+
+    private List<TfliteModel.Metadata> metadata() {
+        where = "the metadata";
+        int count = count(model.metadataLength(), "the model's metadata");
+        List<TfliteModel.Metadata> entries = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            where = "metadata " + i;
+            Metadata m = model.metadata(i);
+            String name = text(m.nameAsByteBuffer());
+            long buffer = m.buffer();
+            if (buffer >= bufferCount) {
+                throw new InvalidModelException(where + " ('" + name + "') refers to buffer " + buffer
+                        + ", the model has " + bufferCount);
+            }
+            ByteBuffer view = model.buffers((int) buffer).dataAsByteBuffer();
+            byte[] data = new byte[(int) dataBytes((int) buffer)];
+            spend(data.length);
+            if (view != null) {
+                view.get(data);
+            }
+            entries.add(new TfliteModel.Metadata(name, (int) buffer, data));
+        }
+        return entries;
     }
 
     private void readOperatorCodes() {

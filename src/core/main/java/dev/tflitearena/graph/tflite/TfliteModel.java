@@ -11,18 +11,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@code .tflite} model as {@link TfliteFile} read it: schema version, description, and every subgraph,
- * the primary one first.
+ * A {@code .tflite} model as {@link TfliteFile} read it: schema version, description, every subgraph, the
+ * primary one first, and its metadata entries (such as TFLM's {@link OfflineMemoryAllocation}).
  *
  * <p>{@link #toGraph()} gives the static graph the file declares. It lacks what kernels add when the
  * interpreter prepares them: temporaries, in-place flags, tensors a kernel turns persistent (such as the
  * output of DEQUANTIZE of a constant), shapes a kernel resizes. Planning it is an estimate; only the native
  * snapshot ({@code NativeInterpreter.snapshot()}) plans exactly like TFLite.
  */
-public record TfliteModel(long version, String description, int bufferCount, List<TfliteSubgraph> subgraphs) {
+public record TfliteModel(long version, String description, int bufferCount, List<TfliteSubgraph> subgraphs,
+                          List<Metadata> metadata) {
+
+    /** One entry of the model's metadata: a name and the bytes of the buffer it refers to. */
+    public record Metadata(String name, int buffer, byte[] data) {
+    }
 
     public TfliteModel {
         subgraphs = List.copyOf(subgraphs);
+        metadata = List.copyOf(metadata);
     }
 
     public TfliteSubgraph subgraph(int index) {

@@ -5,6 +5,7 @@ import dev.tflitearena.graph.TensorType;
 import org.tensorflow.lite.schema.Buffer;
 import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptionsUnion;
+import org.tensorflow.lite.schema.Metadata;
 import org.tensorflow.lite.schema.Model;
 import org.tensorflow.lite.schema.OperatorCode;
 import org.tensorflow.lite.schema.OperatorCodeT;
@@ -41,6 +42,7 @@ public final class TfliteModelBuilder {
     private final List<SubgraphBuilder> subgraphs = new ArrayList<>();
     private final Map<OpKey, Integer> opcodes = new LinkedHashMap<>();
     private final List<SignatureDefT> signatures = new ArrayList<>();
+    private final Map<String, Integer> metadata = new LinkedHashMap<>();
     private String description = "tflite-arena";
 
     /** An operator code; TFLite keeps one per (builtin code, custom name, version). */
@@ -55,6 +57,13 @@ public final class TfliteModelBuilder {
     public int buffer(byte[] data) {
         buffers.add(data.clone());
         return buffers.size() - 1;
+    }
+
+    /** Adds a metadata entry named {@code name} over a buffer of its own holding {@code data}. */
+    public void metadata(String name, byte[] data) {
+        if (metadata.putIfAbsent(name, buffer(data)) != null) {
+            throw new IllegalArgumentException("the model has metadata '" + name + "' already");
+        }
     }
 
     /** Adds a subgraph; the first one added is the primary subgraph, index 0. */
@@ -307,11 +316,14 @@ public final class TfliteModelBuilder {
             }
         }
         int[] signatureOffsets = signatures.stream().mapToInt(signature -> SignatureDef.pack(fbb, signature)).toArray();
+        int[] metadataOffsets = metadata.entrySet().stream()
+                .mapToInt(e -> Metadata.createMetadata(fbb, fbb.createString(e.getKey()), e.getValue())).toArray();
         int model = Model.createModel(fbb, SCHEMA_VERSION,
                 Model.createOperatorCodesVector(fbb, codeOffsets),
                 Model.createSubgraphsVector(fbb, subgraphOffsets),
                 fbb.createString(description),
-                Model.createBuffersVector(fbb, bufferOffsets), 0, 0,
+                Model.createBuffersVector(fbb, bufferOffsets), 0,
+                metadataOffsets.length == 0 ? 0 : Model.createMetadataVector(fbb, metadataOffsets),
                 signatures.isEmpty() ? 0 : Model.createSignatureDefsVector(fbb, signatureOffsets));
         Model.finishModelBuffer(fbb, model);
         return fbb.sizedByteArray();

@@ -8,6 +8,7 @@ import dev.tflitearena.plan.place.Placer;
 import dev.tflitearena.plan.place.PlacerPlanner;
 import dev.tflitearena.plan.place.TflitePlacer;
 import dev.tflitearena.plan.place.TflmGreedyPlacer;
+import dev.tflitearena.plan.place.TflmLinearPlacer;
 import dev.tflitearena.plan.search.OptimalPlacer;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 
@@ -50,7 +51,7 @@ public final class Planners {
     }
 
     private static List<Placer> builtInPlacers(Duration timeLimit) {
-        return List.of(new TflitePlacer(), new TflmGreedyPlacer(), new GreedyBySizePlacer(),
+        return List.of(new TflitePlacer(), new TflmGreedyPlacer(), new TflmLinearPlacer(), new GreedyBySizePlacer(),
                 new GreedyByBreadthPlacer(), new BestOfPlacer(), new OptimalPlacer(timeLimit));
     }
 

@@ -64,11 +64,20 @@ public final class GreedyFit {
 
     /** Buffer {@code i} at a given offset; later buffers fit around it. */
     void put(int i, long offset) {
-        offsets[i] = offset;
         if (size[i] == 0) {
             // An empty buffer shares no byte, but kept in the list it would split the gaps it sits in.
+            offsets[i] = offset;
             return;
         }
+        putListed(i, offset);
+    }
+
+    /**
+     * As {@link #put}, but an empty buffer too joins the offset-ordered list, as every buffer does in TFLM's
+     * GreedyMemoryPlanner: later buffers then see a gap end at its offset.
+     */
+    void putListed(int i, long offset) {
+        offsets[i] = offset;
         int at = placed;
         while (at > 0 && offsets[byOffset[at - 1]] > offset) {
             byOffset[at] = byOffset[at - 1];

@@ -7,34 +7,69 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Buffer sets in MiniMalloc's CSV format: a header {@code id,lower,upper,size}, then one buffer a line, live
  * over the half-open time interval [lower, upper). Times are renumbered to the steps where something starts
- * or ends, which keeps every overlap and makes the steps few.
+ * or ends, which keeps every overlap and makes the steps few. A fifth column {@code offline} gives a
+ * buffer's offline-planned offset for TFLM's GreedyMemoryPlanner, -1 for none.
  */
 public final class MinimallocCsv {
+    public static final String HEADER_WITH_OFFLINE = MinimallocProblem.HEADER + ",offline";
+
+    /** A set read, with the offline-planned offsets of the buffers that have one, by id. */
+    public record Read(BufferSet buffers, Map<Integer, Long> offlineOffsets) {
+        public Read {
+            offlineOffsets = Map.copyOf(offlineOffsets);
+        }
+    }
+
     private MinimallocCsv() {
     }
 
+    /** A set without offline offsets: one that gives any is refused, as only TFLM's planner places them. */
     public static BufferSet read(Path file) throws IOException {
+        return withoutOffline(readWithOffline(file), file + ": ");
+    }
+
+    public static Read readWithOffline(Path file) throws IOException {
         try {
-            return parse(Files.readAllLines(file));
+            return parseWithOffline(Files.readAllLines(file));
         } catch (InvalidPlanException e) {
             throw new InvalidPlanException(file + ": " + e.getMessage());
         }
     }
 
-    /** Unaligned, as MiniMalloc places them. */
+    /** Unaligned, as MiniMalloc places them; an {@code offline} column must hold -1 only. */
     public static BufferSet parse(List<String> lines) {
-        if (lines.isEmpty() || !lines.get(0).strip().equals("id,lower,upper,size")) {
-            throw new InvalidPlanException("line 1: expected the header 'id,lower,upper,size'");
+        return withoutOffline(parseWithOffline(lines), "");
+    }
+
+    private static BufferSet withoutOffline(Read read, String where) {
+        if (!read.offlineOffsets().isEmpty()) {
+            throw new InvalidPlanException(where + "buffers " + new TreeMap<>(read.offlineOffsets()).keySet()
+                    + " have offline offsets, which only " + TflmGreedyPlacer.NAME + " places");
         }
+        return read.buffers();
+    }
+
+    /** Unaligned, as MiniMalloc places them. */
+    public static Read parseWithOffline(List<String> lines) {
+        String header = lines.isEmpty() ? "" : lines.get(0).strip();
+        if (!header.equals(MinimallocProblem.HEADER) && !header.equals(HEADER_WITH_OFFLINE)) {
+            throw new InvalidPlanException("line 1: expected the header '" + MinimallocProblem.HEADER + "' or '"
+                    + HEADER_WITH_OFFLINE + "'");
+        }
+        int columns = header.split(",").length;
         List<long[]> rows = new ArrayList<>();
         Set<Long> ids = new HashSet<>();
+        Map<Integer, Long> offline = new HashMap<>();
         long[] times = new long[2 * (lines.size() - 1)];
         for (int i = 1; i < lines.size(); i++) {
             String line = lines.get(i).strip();
@@ -42,11 +77,12 @@ public final class MinimallocCsv {
                 continue;
             }
             String[] cells = line.split(",", -1);
-            if (cells.length != 4) {
-                throw new InvalidPlanException("line " + (i + 1) + ": expected 4 fields, got " + cells.length);
+            if (cells.length != columns) {
+                throw new InvalidPlanException("line " + (i + 1) + ": expected " + columns + " fields, got "
+                        + cells.length);
             }
-            long[] row = new long[4];
-            for (int c = 0; c < 4; c++) {
+            long[] row = new long[columns];
+            for (int c = 0; c < columns; c++) {
                 try {
                     row[c] = Long.parseLong(cells[c].strip());
                 } catch (NumberFormatException e) {
@@ -60,6 +96,13 @@ public final class MinimallocCsv {
                 throw new InvalidPlanException("line " + (i + 1) + ": needs 0 <= lower < upper and size >= 0, got "
                         + line);
             }
+            if (columns == 5 && row[4] < -1) {
+                throw new InvalidPlanException("line " + (i + 1) + ": offline offset " + row[4]
+                        + " is neither -1 (none) nor an offset");
+            }
+            if (columns == 5 && row[4] >= 0) {
+                offline.put((int) row[0], row[4]);
+            }
             times[2 * rows.size()] = row[1];
             times[2 * rows.size() + 1] = row[2];
             rows.add(row);
@@ -71,6 +114,6 @@ public final class MinimallocCsv {
             int end = Arrays.binarySearch(steps, row[2]);
             buffers.add(new BufferSet.Buffer((int) row[0], row[3], first, end - 1));
         }
-        return new BufferSet(buffers, Math.max(steps.length - 1, 1), 1);
+        return new Read(new BufferSet(buffers, Math.max(steps.length - 1, 1), 1), offline);
     }
 }

@@ -69,10 +69,13 @@ public final class PlacerPlanner implements Planner {
         return new SubgraphPlan(subgraph.index(), arena, tflite.persistentBytes(), placements, provenOptimal);
     }
 
-    /** TFLite's offsets for the set's buffers, in set order: a valid start for placers that improve on one. */
-    private static long[] rwOffsets(SubgraphPlan tflite, BufferSet buffers) {
-        long[] byTensor = new long[tflite.placements().stream().mapToInt(Placement::tensor).max().orElse(-1) + 1];
-        for (Placement p : tflite.placements()) {
+    /**
+     * A plan's offsets for the set's buffers, in set order: TFLite's are a valid start for placers that improve
+     * on one.
+     */
+    public static long[] rwOffsets(SubgraphPlan plan, BufferSet buffers) {
+        long[] byTensor = new long[plan.placements().stream().mapToInt(Placement::tensor).max().orElse(-1) + 1];
+        for (Placement p : plan.placements()) {
             byTensor[p.tensor()] = p.offset();
         }
         return buffers.buffers().stream().mapToLong(b -> byTensor[b.id()]).toArray();

@@ -65,26 +65,6 @@ public class GreedyPlacersTest {
     }
 
     @Test
-    void asciiPlanDrawsTflmsPrintout() {
-        BufferSet buffers = set(1, new long[]{10, 0, 1}, new long[]{20, 1, 2}, new long[]{30, 2, 3},
-                new long[]{40, 3, 4}, new long[]{50, 0, 1}, new long[]{8, 2, 2});
-        long[] offsets = new TflmGreedyPlacer().place(buffers).offsets();
-        assertEquals("""
-                0 (id=0): size=10, offset=50, first_used=0 last_used=1
-                1 (id=1): size=20, offset=70, first_used=1 last_used=2
-                2 (id=2): size=30, offset=40, first_used=2 last_used=3
-                3 (id=3): size=40, offset=0, first_used=3 last_used=4
-                4 (id=4): size=50, offset=0, first_used=0 last_used=1
-                * (id=5): size=8, offset=0, first_used=2 last_used=2
-                   0: 44444444444444444444444444444444444444444444000000000........................... (1k)
-                   1: 44444444444444444444444444444444444444444444000000000.........111111111111111111 (1k)
-                   2: *******............................222222222222222222222222222111111111111111111 (1k)
-                   3: 33333333333333333333333333333333333222222222222222222222222222.................. (1k)
-                   4: 33333333333333333333333333333333333............................................. (1k)
-                """, TflmGreedyPlacer.asciiPlan(buffers, offsets));
-    }
-
-    @Test
     void greedyBySizePlacesTheGpuDelegatesTestCasesAsItDoes() {
         BufferSet chain = set(1, CHAIN);
         assertArrayEquals(new long[]{0, 64, 0, 64, 0}, new GreedyBySizePlacer().place(chain).offsets());

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,6 +37,19 @@ public class MinimallocCsvTest {
                 "0,5,5,1"))).getMessage().startsWith("line 2: needs 0 <= lower < upper"));
         assertTrue(assertThrows(InvalidPlanException.class, () -> MinimallocCsv.parse(List.of("id,lower,upper,size",
                 "0,1,2,1", "0,3,4,1"))).getMessage().contains("repeated"));
+    }
+
+    @Test
+    void anOfflineColumnGivesOffsetsForTflmGreedyAndIsRefusedWhereNothingPlacesThem() {
+        List<String> lines = List.of("id,lower,upper,size,offline", "7,0,10,4,-1", "8,10,20,4,32");
+        MinimallocCsv.Read read = MinimallocCsv.parseWithOffline(lines);
+        assertEquals(Map.of(8, 32L), read.offlineOffsets());
+        assertEquals(2, read.buffers().buffers().size());
+        assertEquals("buffers [8] have offline offsets, which only tflm-greedy places",
+                assertThrows(InvalidPlanException.class, () -> MinimallocCsv.parse(lines)).getMessage());
+        assertEquals(0, MinimallocCsv.parse(List.of("id,lower,upper,size,offline", "0,0,1,4,-1")).peak().step());
+        assertEquals("line 2: expected 5 fields, got 4", assertThrows(InvalidPlanException.class,
+                () -> MinimallocCsv.parse(List.of("id,lower,upper,size,offline", "0,0,1,4"))).getMessage());
     }
 
     @Test
