@@ -85,4 +85,18 @@ final class InputValues {
         return "the model takes " + inputs.stream().map(TensorInfo::toString).collect(Collectors.joining(", "))
                 + " (a Java array of the type's values, or a direct ByteBuffer of the bytes)";
     }
+
+    /** The index of the input named {@code name}; refused, with what the model takes, if there is none. */
+    static int indexOf(String name, List<TensorInfo> inputs) {
+        return inputs.stream().filter(i -> i.name().equals(name)).mapToInt(TensorInfo::index).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no input named '" + name + "'; "
+                        + expectations(inputs)));
+    }
+
+    /** Refuses an index that names no input, with what the model takes. */
+    static void checkIndex(int index, List<TensorInfo> inputs) {
+        if (index < 0 || index >= inputs.size()) {
+            throw new IllegalArgumentException("no input " + index + "; " + expectations(inputs));
+        }
+    }
 }

@@ -21,6 +21,7 @@ public final class Session implements AutoCloseable {
     private List<TensorInfo> inputs;
     private List<TensorInfo> outputs;
     private boolean closed;
+    private final RunStats stats = new RunStats();
 
     Session(InterpreterRecipe recipe) {
         use(recipe);
@@ -43,6 +44,26 @@ public final class Session implements AutoCloseable {
      */
     public synchronized Outputs run(Object... values) {
         checkOpen();
+        long start = System.nanoTime();
+        boolean succeeded = false;
+        try {
+            Outputs outputs = runOnce(values);
+            succeeded = true;
+            return outputs;
+        } finally {
+            stats.ran(start, succeeded);
+        }
+    }
+
+    /**
+     * Runs and failures so far, with the latency percentiles of the runs; read without waiting for a run in
+     * progress, and after {@link #close()} too.
+     */
+    public Metrics metrics() {
+        return stats.snapshot();
+    }
+
+    private Outputs runOnce(Object... values) {
         if (values.length != inputs.size()) {
             throw new IllegalArgumentException("got " + values.length + " input values; "
                     + InputValues.expectations(inputs));
@@ -67,9 +88,7 @@ public final class Session implements AutoCloseable {
      */
     public synchronized ByteBuffer inputValues(int index) {
         checkOpen();
-        if (index < 0 || index >= inputs.size()) {
-            throw new IllegalArgumentException("no input " + index + "; " + InputValues.expectations(inputs));
-        }
+        InputValues.checkIndex(index, inputs);
         if (recipe.releases(index)) {
             throw new IllegalStateException("input " + inputs.get(index) + " is released after its last consumer "
                     + "(SessionOptions.releaseInputs): later tensors reuse its bytes, so it cannot be read back");
@@ -119,9 +138,7 @@ public final class Session implements AutoCloseable {
     /** Gives an input a new shape: the session builds a new interpreter, and a Java planner plans again. */
     public synchronized void resizeInput(int index, int... shape) {
         checkOpen();
-        if (index < 0 || index >= inputs.size()) {
-            throw new IllegalArgumentException("no input " + index + "; " + InputValues.expectations(inputs));
-        }
+        InputValues.checkIndex(index, inputs);
         InterpreterRecipe resized = recipe.resized(index, shape);
         NativeInterpreter previous = interpreter;
         use(resized);
@@ -130,9 +147,7 @@ public final class Session implements AutoCloseable {
 
     public synchronized void resizeInput(String name, int... shape) {
         checkOpen();
-        resizeInput(inputs.stream().filter(i -> i.name().equals(name)).mapToInt(TensorInfo::index).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("no input named '" + name + "'; "
-                        + InputValues.expectations(inputs))), shape);
+        resizeInput(InputValues.indexOf(name, inputs), shape);
     }
 
     private void use(InterpreterRecipe next) {
