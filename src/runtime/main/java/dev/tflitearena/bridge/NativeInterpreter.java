@@ -3,12 +3,14 @@ package dev.tflitearena.bridge;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.nativelayer.NativeLayer;
+import dev.tflitearena.nativelayer.TfliteErrorReporter;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
+import org.bytedeco.tensorflowlite.ErrorReporter;
 import org.bytedeco.tensorflowlite.FlatBufferModel;
 import org.bytedeco.tensorflowlite.Interpreter;
 import org.bytedeco.tensorflowlite.InterpreterBuilder;
@@ -19,6 +21,9 @@ import org.bytedeco.tensorflowlite.TfLiteRegistration;
 import org.bytedeco.tensorflowlite.TfLiteTensor;
 
 import java.util.List;
+import java.util.concurrent.CancellationException;
+
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteCancelled;
 
 /**
  * A native TFLite interpreter over a {@link NativeModel}, with the op resolver and options of its
@@ -62,7 +67,7 @@ public final class NativeInterpreter implements AutoCloseable {
         options.SetPreserveAllTensors(settings.preserveAllTensors());
         Interpreter interpreter = new Interpreter((Pointer) null);
         NativeInterpreter built = new NativeInterpreter(model, settings, resolver, options, interpreter);
-        try (InterpreterBuilder builder = new InterpreterBuilder(flatBuffer, resolver, options)) {
+        try (InterpreterBuilder builder = builder(flatBuffer, resolver, options)) {
             if (settings.xnnpackOptions() != null && settings.xnnpackOptions().weightsCache() != null) {
                 settings.xnnpackOptions().weightsCache().retain();
                 built.weightsCache = settings.xnnpackOptions().weightsCache();
@@ -75,12 +80,24 @@ public final class NativeInterpreter implements AutoCloseable {
             if (interpreter.isNull()) {
                 throw new NativeException(model.path() + ": InterpreterBuilder produced no interpreter");
             }
+            TfLiteStatus.check(interpreter.EnableCancellation(), model.path() + ": EnableCancellation");
             built.refuseUnresolvedCustomOps();
             return built;
         } catch (RuntimeException e) {
             built.close();
             throw e;
         }
+    }
+
+    /**
+     * A builder whose interpreter reports its errors to {@link TfliteErrorReporter} (SLF4J); without the
+     * native layer, to TFLite's default reporter (standard error), as the model's own constructor has it.
+     */
+    private static InterpreterBuilder builder(FlatBufferModel model, OpResolver resolver, InterpreterOptions options) {
+        long reporter = TfliteErrorReporter.address();
+        return reporter == 0 ? new InterpreterBuilder(model, resolver, options)
+                : new InterpreterBuilder(model.GetModel(), resolver, new ErrorReporter(new NativeAddress(reporter)),
+                options, model.allocation());
     }
 
     private void refuseUnresolvedCustomOps() {
@@ -222,10 +239,25 @@ public final class NativeInterpreter implements AutoCloseable {
                 javaArena.size(), tensors, left.arenaBytes(), left.persistentBytes());
     }
 
+    /** Runs the graph; throws {@link CancellationException} when {@link #cancel()} stopped it. */
     public void invoke() {
         String what = model.path() + ": Invoke";
-        TfLiteStatus.check(TfLiteStatus.call(live()::Invoke, what), what);
+        int status = TfLiteStatus.call(live()::Invoke, what);
+        if (status == kTfLiteCancelled) {
+            throw new CancellationException(model.path() + ": the invoke was cancelled before its end");
+        }
+        TfLiteStatus.check(status, what);
         invoked = true;
+    }
+
+    /**
+     * From any thread: stops the invoke in progress at TFLite's next check, between two nodes (a delegate's
+     * node runs to its end), and that invoke throws. No effect on an invoke that starts later, nor after close.
+     */
+    public synchronized void cancel() {
+        if (!closed) {
+            TfLiteStatus.check(interpreter.Cancel(), model.path() + ": Cancel");
+        }
     }
 
     /**
@@ -371,8 +403,9 @@ public final class NativeInterpreter implements AutoCloseable {
         return interpreter;
     }
 
+    /** Synchronized with {@link #cancel()}, which another thread may call meanwhile. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

@@ -17,7 +17,8 @@ import java.util.stream.IntStream;
  */
 public final class Session implements AutoCloseable {
     private InterpreterRecipe recipe;
-    private NativeInterpreter interpreter;
+    /** Volatile for {@link #cancel()}, which reads it without the lock a run holds. */
+    private volatile NativeInterpreter interpreter;
     private List<TensorInfo> inputs;
     private List<TensorInfo> outputs;
     private boolean closed;
@@ -53,6 +54,15 @@ public final class Session implements AutoCloseable {
         } finally {
             stats.ran(start, succeeded);
         }
+    }
+
+    /**
+     * From another thread: stops the run in progress on this session at TFLite's next check between two
+     * nodes; that run throws {@link java.util.concurrent.CancellationException} and counts as a failure, and the
+     * session serves the next run as usual. No effect when no run is in progress, nor on a run that starts later.
+     */
+    public void cancel() {
+        interpreter.cancel();
     }
 
     /**
