@@ -1,5 +1,5 @@
-// TFLite's ErrorReporter for the interpreters the bridge builds (NativeInterpreter hands it to
-// InterpreterBuilder): each report, formatted, goes to TfliteErrorReporter.report, which logs it through
+// TFLite's ErrorReporter for the models the bridge loads (NativeModel hands it to the verifier, and every
+// InterpreterBuilder takes the model's): each report, formatted, goes to TfliteErrorReporter.report, which logs it through
 // SLF4J, and also to standard error, as TFLite's own StderrReporter prints it ("ERROR: ..."), where the Java
 // side says SLF4J would drop it. What TFLite logs itself (MinimalLogger: the "INFO:" lines) never passes here:
 // it writes to stderr with no hook (see the README, "TFLite's log lines").

@@ -3,14 +3,12 @@ package dev.tflitearena.bridge;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.nativelayer.NativeLayer;
-import dev.tflitearena.nativelayer.TfliteErrorReporter;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
-import org.bytedeco.tensorflowlite.ErrorReporter;
 import org.bytedeco.tensorflowlite.FlatBufferModel;
 import org.bytedeco.tensorflowlite.Interpreter;
 import org.bytedeco.tensorflowlite.InterpreterBuilder;
@@ -67,7 +65,7 @@ public final class NativeInterpreter implements AutoCloseable {
         options.SetPreserveAllTensors(settings.preserveAllTensors());
         Interpreter interpreter = new Interpreter((Pointer) null);
         NativeInterpreter built = new NativeInterpreter(model, settings, resolver, options, interpreter);
-        try (InterpreterBuilder builder = builder(flatBuffer, resolver, options)) {
+        try (InterpreterBuilder builder = new InterpreterBuilder(flatBuffer, resolver, options)) {
             if (settings.xnnpackOptions() != null && settings.xnnpackOptions().weightsCache() != null) {
                 settings.xnnpackOptions().weightsCache().retain();
                 built.weightsCache = settings.xnnpackOptions().weightsCache();
@@ -87,17 +85,6 @@ public final class NativeInterpreter implements AutoCloseable {
             built.close();
             throw e;
         }
-    }
-
-    /**
-     * A builder whose interpreter reports its errors to {@link TfliteErrorReporter} (SLF4J); without the
-     * native layer, to TFLite's default reporter (standard error), as the model's own constructor has it.
-     */
-    private static InterpreterBuilder builder(FlatBufferModel model, OpResolver resolver, InterpreterOptions options) {
-        long reporter = TfliteErrorReporter.address();
-        return reporter == 0 ? new InterpreterBuilder(model, resolver, options)
-                : new InterpreterBuilder(model.GetModel(), resolver, new ErrorReporter(new NativeAddress(reporter)),
-                options, model.allocation());
     }
 
     private void refuseUnresolvedCustomOps() {

@@ -7,9 +7,9 @@ import org.slf4j.helpers.NOPLoggerFactory;
 import java.nio.charset.StandardCharsets;
 
 /**
- * TFLite's ErrorReporter for the interpreters the bridge builds (native/error_reporter.cc): what the
- * interpreter, its kernels and delegates report (why an op refused to prepare or run, why the builder refused
- * a model) is logged through SLF4J at ERROR, under this class's name. Where SLF4J would drop it (no SLF4J
+ * TFLite's ErrorReporter for the models the bridge loads and the interpreters built from them
+ * (native/error_reporter.cc): what the verifier, the builder, the kernels and delegates report (why a file is
+ * no valid model, why an op refused to prepare or run) is logged through SLF4J at ERROR, under this class's name. Where SLF4J would drop it (no SLF4J
  * provider, or slf4j-nop, as the command line has), it goes to standard error instead, as TFLite's own
  * reporter prints it. TFLite's other lines (its MinimalLogger's, such as XNNPACK's "INFO:") have no hook and
  * stay on standard error.
@@ -20,7 +20,7 @@ public final class TfliteErrorReporter {
     private TfliteErrorReporter() {
     }
 
-    /** The address of the process's one reporter, for InterpreterBuilder; 0 without the native layer. */
+    /** The address of the process's one reporter, for the models' verifier and builders; 0 without the native layer. */
     public static long address() {
         return Created.ADDRESS;
     }

@@ -6,15 +6,21 @@ import dev.tflitearena.session.Session;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TfLiteModel;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.event.Level;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** TFLite's error reports reach SLF4J: this module's tests run with a provider that records them. */
+/** TFLite's error reports reach SLF4J: this module's tests run with a provider that records them (RecordedLogs). */
 class TfliteErrorReporterTest {
     @Test
     void whyAnOpRefusedToPrepareIsLoggedAtErrorUnderTheReportersName() {
@@ -33,5 +39,15 @@ class TfliteErrorReporterTest {
         // TFLite's format, its arguments in place: where the check is, and the values it found.
         assertTrue(reports.get(0).message().matches(".*/kernels/conv\\.cc:\\d+ input_channel % filter_input_channel "
                 + "!= 0 \\(1 != 0\\)"), reports.get(0).message());
+    }
+
+    @Test
+    void theVerifiersReasonForRefusingAFileIsLoggedToo(@TempDir Path temp) throws IOException {
+        RecordedLogs.clear();
+        byte[] bytes = Files.readAllBytes(TestModels.named("pose_landmark_lite.tflite"));
+        Path truncated = Files.write(temp.resolve("truncated.tflite"), Arrays.copyOf(bytes, 100_000));
+        assertThrows(NativeException.class, () -> TfLiteModel.load(truncated));
+        assertEquals(List.of(new RecordedLogs.Event(TfliteErrorReporter.class.getName(), Level.ERROR,
+                "The model is not a valid Flatbuffer buffer")), RecordedLogs.of(TfliteErrorReporter.class.getName()));
     }
 }
