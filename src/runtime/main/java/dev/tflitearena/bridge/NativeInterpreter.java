@@ -19,6 +19,9 @@ import org.bytedeco.tensorflowlite.TfLiteRegistration;
 import org.bytedeco.tensorflowlite.TfLiteTensor;
 
 import java.util.List;
+import java.util.concurrent.CancellationException;
+
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteCancelled;
 
 /**
  * A native TFLite interpreter over a {@link NativeModel}, with the op resolver and options of its
@@ -75,6 +78,7 @@ public final class NativeInterpreter implements AutoCloseable {
             if (interpreter.isNull()) {
                 throw new NativeException(model.path() + ": InterpreterBuilder produced no interpreter");
             }
+            TfLiteStatus.check(interpreter.EnableCancellation(), model.path() + ": EnableCancellation");
             built.refuseUnresolvedCustomOps();
             return built;
         } catch (RuntimeException e) {
@@ -222,10 +226,25 @@ public final class NativeInterpreter implements AutoCloseable {
                 javaArena.size(), tensors, left.arenaBytes(), left.persistentBytes());
     }
 
+    /** Runs the graph; throws {@link CancellationException} when {@link #cancel()} stopped it. */
     public void invoke() {
         String what = model.path() + ": Invoke";
-        TfLiteStatus.check(TfLiteStatus.call(live()::Invoke, what), what);
+        int status = TfLiteStatus.call(live()::Invoke, what);
+        if (status == kTfLiteCancelled) {
+            throw new CancellationException(model.path() + ": the invoke was cancelled before its end");
+        }
+        TfLiteStatus.check(status, what);
         invoked = true;
+    }
+
+    /**
+     * From any thread: stops the invoke in progress at TFLite's next check, between two nodes (a delegate's
+     * node runs to its end), and that invoke throws. No effect on an invoke that starts later, nor after close.
+     */
+    public synchronized void cancel() {
+        if (!closed) {
+            TfLiteStatus.check(interpreter.Cancel(), model.path() + ": Cancel");
+        }
     }
 
     /**
@@ -371,8 +390,9 @@ public final class NativeInterpreter implements AutoCloseable {
         return interpreter;
     }
 
+    /** Synchronized with {@link #cancel()}, which another thread may call meanwhile. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

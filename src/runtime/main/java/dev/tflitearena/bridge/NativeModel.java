@@ -1,14 +1,18 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.nativelayer.TfliteErrorReporter;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.tensorflowlite.BuiltinOpResolver;
 import org.bytedeco.tensorflowlite.BuiltinOpResolverWithoutDefaultDelegates;
+import org.bytedeco.tensorflowlite.ErrorReporter;
 import org.bytedeco.tensorflowlite.FlatBufferModel;
 import org.bytedeco.tensorflowlite.OpResolver;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.DefaultErrorReporter;
 
 /**
  * A {@code .tflite} file loaded by the native library after its flatbuffer verifier accepted it. Interpreters
@@ -34,7 +38,7 @@ public final class NativeModel extends SharedNativeResource {
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
             throw new NativeException(path + ": no such readable file");
         }
-        FlatBufferModel model = FlatBufferModel.VerifyAndBuildFromFile(path.toString());
+        FlatBufferModel model = FlatBufferModel.VerifyAndBuildFromFile(path.toString(), null, errorReporter());
         if (model == null || model.isNull()) {
             throw new NativeException(path + ": not a valid TFLite model (the flatbuffer verifier rejected it;"
                     + " the file may be truncated or corrupt)");
@@ -58,12 +62,21 @@ public final class NativeModel extends SharedNativeResource {
         }
         BytePointer bytes = new BytePointer(data.remaining());
         bytes.asByteBuffer().put(data.duplicate());
-        FlatBufferModel model = FlatBufferModel.VerifyAndBuildFromBuffer(bytes, bytes.capacity());
+        FlatBufferModel model = FlatBufferModel.VerifyAndBuildFromBuffer(bytes, bytes.capacity(), null, errorReporter());
         if (model == null || model.isNull()) {
             bytes.close();
             throw new NativeException(name + ": not a valid TFLite model (the flatbuffer verifier rejected it)");
         }
         return new NativeModel(Path.of(name), model, bytes);
+    }
+
+    /**
+     * The reporter of the verifier and of every interpreter built from the model (an InterpreterBuilder takes
+     * the model's): {@link TfliteErrorReporter}, or TFLite's default (standard error) without the native layer.
+     */
+    private static ErrorReporter errorReporter() {
+        long address = TfliteErrorReporter.address();
+        return address == 0 ? DefaultErrorReporter() : new ErrorReporter(new NativeAddress(address));
     }
 
     public Path path() {

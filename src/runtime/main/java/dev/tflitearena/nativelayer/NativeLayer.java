@@ -46,6 +46,11 @@ public final class NativeLayer {
                 + ", its layouts matching TFLite " + linkedVersion());
     }
 
+    /** Why the library does not load; null when it does (its layout may still be refused). */
+    public static String loadFailure() {
+        return Loaded.FAILURE;
+    }
+
     /** Fails with the reason when the library does not load; its layout may still be refused. */
     public static void requireLoaded(String what) {
         if (Loaded.FAILURE != null) {

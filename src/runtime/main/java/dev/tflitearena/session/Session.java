@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -30,13 +31,15 @@ public final class Session implements AutoCloseable {
     /** What takes the inputs and gives the outputs of a plain run, in messages. */
     private static final String MODEL = "the model";
     private InterpreterRecipe recipe;
-    private NativeInterpreter interpreter;
+    /** Volatile for {@link #cancel()}, which reads it without the lock a run holds. */
+    private volatile NativeInterpreter interpreter;
     private List<TensorInfo> inputs;
     private List<TensorInfo> outputs;
     private List<IoTensor> inputTensors;
     private List<IoTensor> outputTensors;
     private final Map<String, Signature> signatures = new HashMap<>();
     private boolean closed;
+    private final RunStats stats = new RunStats();
 
     /** A signature's runner and what it takes and gives, under the signature's names. */
     private record Signature(SignatureRun run, List<TensorInfo> inputs, List<TensorInfo> outputs) {
@@ -73,6 +76,40 @@ public final class Session implements AutoCloseable {
      */
     public synchronized Outputs run(Object... values) {
         checkOpen();
+        return timed(() -> runOnce(values));
+    }
+
+    /**
+     * From another thread: stops the run in progress on this session at TFLite's next check between two
+     * nodes; that run throws {@link java.util.concurrent.CancellationException} and counts as a failure, and the
+     * session serves the next run as usual. No effect when no run is in progress, nor on a run that starts later.
+     */
+    public void cancel() {
+        interpreter.cancel();
+    }
+
+    /**
+     * Runs and failures so far, with the latency percentiles of the runs; read without waiting for a run in
+     * progress, and after {@link #close()} too.
+     */
+    public Metrics metrics() {
+        return stats.snapshot();
+    }
+
+    /** Runs {@code run}, counted in {@link #metrics()}: its latency, and as a failure if it throws. */
+    private Outputs timed(Supplier<Outputs> run) {
+        long start = System.nanoTime();
+        boolean succeeded = false;
+        try {
+            Outputs outputs = run.get();
+            succeeded = true;
+            return outputs;
+        } finally {
+            stats.ran(start, succeeded);
+        }
+    }
+
+    private Outputs runOnce(Object... values) {
         boolean allBound = values.length == 0 && inputTensors.stream().allMatch(t -> t.bound() != null);
         if (values.length != inputs.size() && !allBound) {
             throw new IllegalArgumentException("got " + values.length + " input values; "
@@ -101,16 +138,19 @@ public final class Session implements AutoCloseable {
      */
     public synchronized Outputs run(Map<String, ?> values, Set<String> outputNames) {
         checkOpen();
-        List<String> names = names(inputs);
-        requireValues(values, inputs, i -> inputTensors.get(i).bound() != null, MODEL);
-        List<Integer> selected = selected(outputNames, outputs, MODEL);
-        for (int i = 0; i < inputs.size(); i++) {
-            if (values.containsKey(names.get(i))) {
-                InputValues.write(values.get(names.get(i)), inputs.get(i), inputs, MODEL, inputTensors.get(i));
+        return timed(() -> {
+            List<String> names = names(inputs);
+            requireValues(values, inputs, i -> inputTensors.get(i).bound() != null, MODEL);
+            List<Integer> selected = selected(outputNames, outputs, MODEL);
+            for (int i = 0; i < inputs.size(); i++) {
+                if (values.containsKey(names.get(i))) {
+                    InputValues.write(values.get(names.get(i)), inputs.get(i), inputs, MODEL, inputTensors.get(i));
+                }
             }
-        }
-        interpreter.invoke();
-        return read(selected.stream().map(outputTensors::get).toList(), selected.stream().map(outputs::get).toList());
+            interpreter.invoke();
+            return read(selected.stream().map(outputTensors::get).toList(),
+                    selected.stream().map(outputs::get).toList());
+        });
     }
 
     /**
@@ -233,17 +273,19 @@ public final class Session implements AutoCloseable {
     public synchronized Outputs runSignature(String key, Map<String, ?> values, Set<String> outputNames) {
         checkOpen();
         Signature signature = signature(key);
-        List<String> names = names(signature.inputs());
-        requireValues(values, signature.inputs(), i -> false, signatureName(key));
-        List<Integer> selected = selected(outputNames, signature.outputs(), signatureName(key));
-        signature.run().allocate();
-        for (int i = 0; i < names.size(); i++) {
-            InputValues.write(values.get(names.get(i)), signature.inputs().get(i), signature.inputs(),
-                    signatureName(key), signature.run().inputs().get(i));
-        }
-        signature.run().invoke();
-        return read(selected.stream().map(signature.run().outputs()::get).toList(),
-                selected.stream().map(signature.outputs()::get).toList());
+        return timed(() -> {
+            List<String> names = names(signature.inputs());
+            requireValues(values, signature.inputs(), i -> false, signatureName(key));
+            List<Integer> selected = selected(outputNames, signature.outputs(), signatureName(key));
+            signature.run().allocate();
+            for (int i = 0; i < names.size(); i++) {
+                InputValues.write(values.get(names.get(i)), signature.inputs().get(i), signature.inputs(),
+                        signatureName(key), signature.run().inputs().get(i));
+            }
+            signature.run().invoke();
+            return read(selected.stream().map(signature.run().outputs()::get).toList(),
+                    selected.stream().map(signature.outputs()::get).toList());
+        });
     }
 
     /**
@@ -386,13 +428,15 @@ public final class Session implements AutoCloseable {
         return infos.stream().map(TensorInfo::toString).collect(Collectors.joining(", "));
     }
 
-    private static int indexOf(String name, List<TensorInfo> infos, String what) {
+    /** The index of the input or output ({@code what}) named {@code name}; refused, naming them all, if none. */
+    static int indexOf(String name, List<TensorInfo> infos, String what) {
         return infos.stream().filter(i -> i.name().equals(name)).mapToInt(TensorInfo::index).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no " + what + " named '" + name + "'; the model "
                         + (what.equals("input") ? "takes " : "gives ") + describe(infos)));
     }
 
-    private static void checkIndex(int index, List<TensorInfo> infos, String what) {
+    /** Refuses an index that names no input or output ({@code what}), naming them all. */
+    static void checkIndex(int index, List<TensorInfo> infos, String what) {
         if (index < 0 || index >= infos.size()) {
             throw new IllegalArgumentException("no " + what + " " + index + "; the model "
                     + (what.equals("input") ? "takes " : "gives ") + describe(infos));

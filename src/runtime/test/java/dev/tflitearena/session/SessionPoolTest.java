@@ -9,11 +9,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -111,33 +109,16 @@ class SessionPoolTest {
     void aCallTimesOutWhenNoSessionIsFreeAndCloseWaitsForTheCallInFlight() throws Exception {
         try (TfLiteModel model = TfLiteModel.load(MODEL)) {
             SessionPool pool = model.newPool(SessionOptions.DEFAULT, 1, Duration.ofMillis(50));
-            TensorInfo input = pool.inputs().get(0);
-            float[] values = SessionTest.randomInput(input, 1);
-            CountDownLatch inCall = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            // The session reads its inputs while it holds the pool's only session: this map holds it there.
-            Map<String, Object> held = new HashMap<>(Map.of(input.name(), values)) {
-                @Override
-                public Object get(Object key) {
-                    inCall.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return super.get(key);
-                }
-            };
+            float[] values = SessionTest.randomInput(pool.inputs().get(0), 1);
             ExecutorService threads = Executors.newFixedThreadPool(2);
             try {
-                Future<Outputs> inFlight = threads.submit(() -> pool.run(held));
-                inCall.await();
+                HeldCall inFlight = new HeldCall(pool, values, threads);
                 assertThrows(TimeoutException.class, () -> pool.run((Object) values));
                 Future<?> closing = threads.submit(pool::close);
                 assertThrows(TimeoutException.class, () -> closing.get(200, TimeUnit.MILLISECONDS));
-                release.countDown();
+                Outputs outputs = inFlight.release();
                 closing.get(60, TimeUnit.SECONDS);
-                assertEquals(pool.outputs().get(0).elements(), inFlight.get().floats(0).length);
+                assertEquals(pool.outputs().get(0).elements(), outputs.floats(0).length);
                 assertThrows(IllegalStateException.class, () -> pool.run((Object) values));
             } finally {
                 threads.shutdownNow();
