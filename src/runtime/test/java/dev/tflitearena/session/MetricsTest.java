@@ -52,6 +52,26 @@ class MetricsTest {
     }
 
     @Test
+    void runsByNameWithAnOutputSelectionAndSignatureRunsAreCountedToo() {
+        try (TfLiteModel model = TfLiteModel.load(MODEL); Session session = model.newSession(SessionOptions.DEFAULT)) {
+            TensorInfo input = session.inputs().get(0);
+            float[] values = SessionTest.randomInput(input, 5);
+            session.run(java.util.Map.of(input.name(), values));
+            session.run(java.util.Map.of(input.name(), values), java.util.Set.of(session.outputs().get(0).name()));
+            assertThrows(IllegalArgumentException.class, () -> session.run(java.util.Map.of("no such input", values)));
+            assertEquals(2, session.metrics().runs());
+            assertEquals(1, session.metrics().failures());
+        }
+        try (TfLiteModel model = TfLiteModel.load(dev.tflitearena.models.SampleModels.twoSignatures());
+             Session session = model.newSession(SessionOptions.DEFAULT)) {
+            session.runSignature("add", java.util.Map.of("x", new float[4], "y", new float[4]));
+            assertThrows(IllegalArgumentException.class, () -> session.runSignature("add", java.util.Map.of()));
+            assertEquals(1, session.metrics().runs());
+            assertEquals(1, session.metrics().failures());
+        }
+    }
+
+    @Test
     void aPoolCountsTheCallsThatWaitedHowLongAndThoseThatTimedOut() throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try (TfLiteModel model = TfLiteModel.load(MODEL);
