@@ -10,8 +10,11 @@ import org.tensorflow.lite.schema.OperatorCode;
 import org.tensorflow.lite.schema.OperatorCodeT;
 import org.tensorflow.lite.schema.OperatorT;
 import org.tensorflow.lite.schema.QuantizationParametersT;
+import org.tensorflow.lite.schema.SignatureDef;
+import org.tensorflow.lite.schema.SignatureDefT;
 import org.tensorflow.lite.schema.SubGraph;
 import org.tensorflow.lite.schema.SubGraphT;
+import org.tensorflow.lite.schema.TensorMapT;
 import org.tensorflow.lite.schema.TensorT;
 
 import java.nio.ByteBuffer;
@@ -36,6 +39,7 @@ public final class TfliteModelBuilder {
     private final List<byte[]> buffers = new ArrayList<>(List.of(new byte[0]));
     private final List<SubgraphBuilder> subgraphs = new ArrayList<>();
     private final Map<OpKey, Integer> opcodes = new LinkedHashMap<>();
+    private final Map<String, SubgraphBuilder> signatures = new LinkedHashMap<>();
     private String description = "tflite-arena";
 
     /** An operator code; TFLite keeps one per (builtin code, custom name, version). */
@@ -57,6 +61,16 @@ public final class TfliteModelBuilder {
         SubgraphBuilder s = new SubgraphBuilder(subgraphs.size(), name);
         subgraphs.add(s);
         return s;
+    }
+
+    /**
+     * A signature named {@code key} that runs {@code subgraph}: its inputs and outputs, each named by its
+     * tensor's name, as they are when {@link #build()} runs.
+     */
+    public void signature(String key, SubgraphBuilder subgraph) {
+        if (signatures.putIfAbsent(key, subgraph) != null) {
+            throw new IllegalArgumentException("signature '" + key + "' is defined twice");
+        }
     }
 
     /** A builtin options union for {@code operator}: {@code type} from the schema's BuiltinOptions. */
@@ -246,6 +260,25 @@ public final class TfliteModelBuilder {
             s.setOutputs(outputs);
             return s;
         }
+
+        private SignatureDefT signature(String key) {
+            SignatureDefT signature = new SignatureDefT();
+            signature.setSignatureKey(key);
+            signature.setSubgraphIndex(index);
+            signature.setInputs(tensorMaps(inputs));
+            signature.setOutputs(tensorMaps(outputs));
+            return signature;
+        }
+
+        private TensorMapT[] tensorMaps(int[] indices) {
+            TensorMapT[] maps = new TensorMapT[indices.length];
+            for (int i = 0; i < indices.length; i++) {
+                maps[i] = new TensorMapT();
+                maps[i].setName(tensors.get(indices[i]).getName());
+                maps[i].setTensorIndex(indices[i]);
+            }
+            return maps;
+        }
     }
 
     private static void checkTensors(int[] indices, int count, String what) {
@@ -273,11 +306,17 @@ public final class TfliteModelBuilder {
         for (int i = 0; i < subgraphOffsets.length; i++) {
             subgraphOffsets[i] = SubGraph.pack(fbb, subgraphs.get(i).toSchema());
         }
+        int signatureDefs = 0;
+        if (!signatures.isEmpty()) {
+            int[] signatureOffsets = signatures.entrySet().stream()
+                    .mapToInt(e -> SignatureDef.pack(fbb, e.getValue().signature(e.getKey()))).toArray();
+            signatureDefs = Model.createSignatureDefsVector(fbb, signatureOffsets);
+        }
         int model = Model.createModel(fbb, SCHEMA_VERSION,
                 Model.createOperatorCodesVector(fbb, codeOffsets),
                 Model.createSubgraphsVector(fbb, subgraphOffsets),
                 fbb.createString(description),
-                Model.createBuffersVector(fbb, bufferOffsets), 0, 0, 0);
+                Model.createBuffersVector(fbb, bufferOffsets), 0, 0, signatureDefs);
         Model.finishModelBuffer(fbb, model);
         return fbb.sizedByteArray();
     }
