@@ -621,7 +621,8 @@ public final class SampleModels {
 
     /**
      * An IF whose then branch runs a WHILE loop (a CONV_2D and an ADD, three times) and whose else branch
-     * squares its input; a boolean input chooses. Five subgraphs: main, then, else, the loop's cond and body.
+     * squares its input, each then adding a constant the IF passes them; a boolean input chooses. Five
+     * subgraphs: main, then, else, the loop's cond and body.
      */
     public static byte[] ifWhileNested() {
         Random random = new Random(233);
@@ -639,7 +640,8 @@ public final class SampleModels {
         IfOptionsT branches = new IfOptionsT();
         branches.setThenSubgraphIndex(then.index());
         branches.setElseSubgraphIndex(otherwise.index());
-        main.operator(BuiltinOperator.IF, 1, new int[]{flag, input}, new int[]{chosen},
+        int offset = main.constant("offset", TensorType.FLOAT32, new int[]{4}, randomFloats(random, 4));
+        main.operator(BuiltinOperator.IF, 1, new int[]{flag, input, offset}, new int[]{chosen},
                 TfliteModelBuilder.options(BuiltinOptions.IfOptions, branches));
         int output = main.tensor("output", TensorType.FLOAT32, shape);
         main.operator(BuiltinOperator.ADD, 1, new int[]{chosen, input}, new int[]{output}, add());
@@ -655,14 +657,20 @@ public final class SampleModels {
         loop.setBodySubgraphIndex(body.index());
         then.operator(BuiltinOperator.WHILE, 1, new int[]{zero, tx}, new int[]{count, looped},
                 TfliteModelBuilder.options(BuiltinOptions.WhileOptions, loop));
-        then.inputs(tx);
-        then.outputs(looped);
+        int thenOffset = then.tensor("offset", TensorType.FLOAT32, 4);
+        int shifted = then.tensor("shifted", TensorType.FLOAT32, shape);
+        then.operator(BuiltinOperator.ADD, 1, new int[]{looped, thenOffset}, new int[]{shifted}, add());
+        then.inputs(tx, thenOffset);
+        then.outputs(shifted);
 
         int ex = otherwise.tensor("x", TensorType.FLOAT32, shape);
         int square = otherwise.tensor("square", TensorType.FLOAT32, shape);
         otherwise.operator(BuiltinOperator.MUL, 1, new int[]{ex, ex}, new int[]{square}, mul());
-        otherwise.inputs(ex);
-        otherwise.outputs(square);
+        int elseOffset = otherwise.tensor("offset", TensorType.FLOAT32, 4);
+        int squareShifted = otherwise.tensor("shifted", TensorType.FLOAT32, shape);
+        otherwise.operator(BuiltinOperator.ADD, 1, new int[]{square, elseOffset}, new int[]{squareShifted}, add());
+        otherwise.inputs(ex, elseOffset);
+        otherwise.outputs(squareShifted);
 
         loopSubgraphs(cond, body, random, shape);
         return model.build();
