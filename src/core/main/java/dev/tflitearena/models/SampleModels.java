@@ -8,16 +8,25 @@ import dev.tflitearena.graph.tflite.TfliteModelBuilder;
 import dev.tflitearena.graph.tflite.TfliteModelBuilder.SubgraphBuilder;
 import org.tensorflow.lite.schema.ActivationFunctionType;
 import org.tensorflow.lite.schema.AddOptionsT;
+import org.tensorflow.lite.schema.BatchMatMulOptionsT;
 import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptions;
 import org.tensorflow.lite.schema.BuiltinOptionsUnion;
+import org.tensorflow.lite.schema.CallOnceOptionsT;
 import org.tensorflow.lite.schema.ConcatenationOptionsT;
 import org.tensorflow.lite.schema.Conv2DOptionsT;
 import org.tensorflow.lite.schema.DepthwiseConv2DOptionsT;
 import org.tensorflow.lite.schema.FullyConnectedOptionsT;
+import org.tensorflow.lite.schema.IfOptionsT;
+import org.tensorflow.lite.schema.MulOptionsT;
 import org.tensorflow.lite.schema.Padding;
+import org.tensorflow.lite.schema.Pool2DOptionsT;
+import org.tensorflow.lite.schema.ReducerOptionsT;
 import org.tensorflow.lite.schema.ReshapeOptionsT;
 import org.tensorflow.lite.schema.SVDFOptionsT;
+import org.tensorflow.lite.schema.SoftmaxOptionsT;
+import org.tensorflow.lite.schema.UnidirectionalSequenceLSTMOptionsT;
+import org.tensorflow.lite.schema.VarHandleOptionsT;
 import org.tensorflow.lite.schema.WhileOptionsT;
 
 import java.nio.ByteBuffer;
@@ -46,6 +55,13 @@ public final class SampleModels {
         models.put("while_loop", SampleModels::whileLoop);
         models.put("residual", SampleModels::residual);
         models.put("dynamic_where", SampleModels::dynamicWhere);
+        models.put("int8_end_to_end", SampleModels::int8EndToEnd);
+        models.put("lstm_state", SampleModels::lstmState);
+        models.put("resource_variables", SampleModels::resourceVariables);
+        models.put("transformer_block", SampleModels::transformerBlock);
+        models.put("two_signatures", SampleModels::twoSignatures);
+        models.put("nms", SampleModels::nonMaxSuppression);
+        models.put("if_while_nested", SampleModels::ifWhileNested);
         return models;
     }
 
@@ -86,18 +102,7 @@ public final class SampleModels {
         int q = main.tensor(TensorSpec.of("quantized", TensorType.INT8, 1, 32, 32, 8).withQuantization(activation));
         main.operator(BuiltinOperator.QUANTIZE, 1, new int[]{input}, new int[]{q}, null);
 
-        float[] convScales = new float[16];
-        for (int c = 0; c < convScales.length; c++) {
-            convScales[c] = 0.01f + 0.001f * c;
-        }
-        int convWeights = main.constant(TensorSpec.of("conv/weights", TensorType.INT8, 16, 3, 3, 8)
-                .withQuantization(Quantization.perAxis(0, convScales, new long[16])), randomBytes(random, 16 * 9 * 8));
-        int convBias = main.constant(TensorSpec.of("conv/bias", TensorType.INT32, 16)
-                .withQuantization(Quantization.perAxis(0, scaled(convScales, 0.05f), new long[16])),
-                TfliteModelBuilder.littleEndian(randomInts(random, 16, 200)));
-        int conv = main.tensor(TensorSpec.of("conv", TensorType.INT8, 1, 32, 32, 16).withQuantization(activation));
-        main.operator(BuiltinOperator.CONV_2D, 3, new int[]{q, convWeights, convBias}, new int[]{conv},
-                conv2d(1, ActivationFunctionType.RELU));
+        int conv = int8Convolution(main, random, q, 0.05f, 8, 16, 32, 0.001f, 200, activation);
 
         float[] dwScales = new float[16];
         java.util.Arrays.fill(dwScales, 0.02f);
@@ -132,6 +137,28 @@ public final class SampleModels {
         main.inputs(input);
         main.outputs(output);
         return model.build();
+    }
+
+    /**
+     * A 3x3 int8 CONV_2D "conv" with SAME padding and a RELU on a [1, size, size, in] input of scale
+     * {@code inputScale}: per-channel weight scales 0.01 + {@code scaleStep} per channel, random int32 biases
+     * below {@code biasBound}.
+     */
+    private static int int8Convolution(SubgraphBuilder main, Random random, int input, float inputScale, int in,
+                                       int out, int size, float scaleStep, int biasBound, Quantization activation) {
+        float[] scales = new float[out];
+        for (int c = 0; c < out; c++) {
+            scales[c] = 0.01f + scaleStep * c;
+        }
+        int weights = main.constant(TensorSpec.of("conv/weights", TensorType.INT8, out, 3, 3, in)
+                .withQuantization(Quantization.perAxis(0, scales, new long[out])), randomBytes(random, out * 9 * in));
+        int bias = main.constant(TensorSpec.of("conv/bias", TensorType.INT32, out)
+                .withQuantization(Quantization.perAxis(0, scaled(scales, inputScale), new long[out])),
+                TfliteModelBuilder.littleEndian(randomInts(random, out, biasBound)));
+        int conv = main.tensor(TensorSpec.of("conv", TensorType.INT8, 1, size, size, out).withQuantization(activation));
+        main.operator(BuiltinOperator.CONV_2D, 3, new int[]{input, weights, bias}, new int[]{conv},
+                conv2d(1, ActivationFunctionType.RELU));
+        return conv;
     }
 
     /**
@@ -195,9 +222,18 @@ public final class SampleModels {
         main.operator(BuiltinOperator.ADD, 1, new int[]{looped, input}, new int[]{output}, add());
         main.inputs(input);
         main.outputs(output);
+        loopSubgraphs(cond, body, random, 1, 16, 16, 8);
+        return model.build();
+    }
 
+    /**
+     * The cond and body of a loop over (i, x), x of {@code shape}: the cond checks i < 3, the body adds 1 to
+     * i and sets x to a 3x3 CONV_2D of x (RELU6) plus x.
+     */
+    private static void loopSubgraphs(SubgraphBuilder cond, SubgraphBuilder body, Random random, int... shape) {
+        int channels = shape[3];
         int ci = cond.tensor("i", TensorType.INT32, 1);
-        int cx = cond.tensor("x", TensorType.FLOAT32, 1, 16, 16, 8);
+        int cx = cond.tensor("x", TensorType.FLOAT32, shape);
         int limit = cond.constant("limit", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(3));
         int less = cond.tensor("less", TensorType.BOOL, 1);
         cond.operator(BuiltinOperator.LESS, 1, new int[]{ci, limit}, new int[]{less}, null);
@@ -205,21 +241,20 @@ public final class SampleModels {
         cond.outputs(less);
 
         int bi = body.tensor("i", TensorType.INT32, 1);
-        int bx = body.tensor("x", TensorType.FLOAT32, 1, 16, 16, 8);
+        int bx = body.tensor("x", TensorType.FLOAT32, shape);
         int one = body.constant("one", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(1));
         int next = body.tensor("i_next", TensorType.INT32, 1);
         body.operator(BuiltinOperator.ADD, 1, new int[]{bi, one}, new int[]{next}, add());
-        int weights = body.constant("conv/weights", TensorType.FLOAT32, new int[]{8, 3, 3, 8},
-                randomFloats(random, 8 * 9 * 8));
-        int bias = body.constant("conv/bias", TensorType.FLOAT32, new int[]{8}, randomFloats(random, 8));
-        int conv = body.tensor("conv", TensorType.FLOAT32, 1, 16, 16, 8);
+        int weights = body.constant("conv/weights", TensorType.FLOAT32, new int[]{channels, 3, 3, channels},
+                randomFloats(random, channels * 9 * channels));
+        int bias = body.constant("conv/bias", TensorType.FLOAT32, new int[]{channels}, randomFloats(random, channels));
+        int conv = body.tensor("conv", TensorType.FLOAT32, shape);
         body.operator(BuiltinOperator.CONV_2D, 1, new int[]{bx, weights, bias}, new int[]{conv},
                 conv2d(1, ActivationFunctionType.RELU6));
-        int updated = body.tensor("x_next", TensorType.FLOAT32, 1, 16, 16, 8);
+        int updated = body.tensor("x_next", TensorType.FLOAT32, shape);
         body.operator(BuiltinOperator.ADD, 1, new int[]{conv, bx}, new int[]{updated}, add());
         body.inputs(bi, bx);
         body.outputs(next, updated);
-        return model.build();
     }
 
     /**
@@ -312,7 +347,7 @@ public final class SampleModels {
      * {@code multiply} (subgraph 1) takes {@code a} and {@code b}, float32 [2, 2], and gives their
      * {@code product}. Not among {@link #all}: it shows signatures, not the planners anything.
      */
-    public static byte[] twoSignatures() {
+    public static byte[] addAndMultiplySignatures() {
         TfliteModelBuilder model = new TfliteModelBuilder();
         SubgraphBuilder add = model.subgraph("add");
         int x = add.tensor("add/x", TensorType.FLOAT32, 4);
@@ -421,5 +456,335 @@ public final class SampleModels {
             data.putFloat((random.nextFloat() - 0.5f) * 0.2f);
         }
         return data.array();
+    }
+
+    /**
+     * int8 from input to output: an int8 CONV_2D with per-channel weights, MAX_POOL_2D, an int8
+     * FULLY_CONNECTED and an int8 SOFTMAX, with no QUANTIZE or DEQUANTIZE at the edges.
+     */
+    public static byte[] int8EndToEnd() {
+        Random random = new Random(21);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        Quantization in = Quantization.of(0.02f, -10);
+        Quantization activation = Quantization.of(0.05f, -3);
+        int input = main.tensor(TensorSpec.of("input", TensorType.INT8, 1, 16, 16, 3).withQuantization(in));
+        int conv = int8Convolution(main, random, input, 0.02f, 3, 8, 16, 0.002f, 300, activation);
+        int pooled = main.tensor(TensorSpec.of("pool", TensorType.INT8, 1, 8, 8, 8).withQuantization(activation));
+        Pool2DOptionsT pool = new Pool2DOptionsT();
+        pool.setPadding(Padding.VALID);
+        pool.setStrideW(2);
+        pool.setStrideH(2);
+        pool.setFilterWidth(2);
+        pool.setFilterHeight(2);
+        main.operator(BuiltinOperator.MAX_POOL_2D, 2, new int[]{conv}, new int[]{pooled},
+                TfliteModelBuilder.options(BuiltinOptions.Pool2DOptions, pool));
+        int fcWeights = main.constant(TensorSpec.of("dense/weights", TensorType.INT8, 10, 8 * 8 * 8)
+                .withQuantization(Quantization.of(0.004f, 0)), randomBytes(random, 10 * 8 * 8 * 8));
+        int fcBias = main.constant(TensorSpec.of("dense/bias", TensorType.INT32, 10)
+                .withQuantization(Quantization.of(0.05f * 0.004f, 0)), TfliteModelBuilder.littleEndian(new int[10]));
+        int logits = main.tensor(TensorSpec.of("logits", TensorType.INT8, 1, 10).withQuantization(Quantization.of(0.25f, 0)));
+        main.operator(BuiltinOperator.FULLY_CONNECTED, 4, new int[]{pooled, fcWeights, fcBias}, new int[]{logits},
+                fullyConnected());
+        // TFLite's int8 SOFTMAX requires this output quantization.
+        int output = main.tensor(TensorSpec.of("probabilities", TensorType.INT8, 1, 10)
+                .withQuantization(Quantization.of(1f / 256, -128)));
+        main.operator(BuiltinOperator.SOFTMAX, 2, new int[]{logits}, new int[]{output}, softmax());
+        main.inputs(input);
+        main.outputs(output);
+        return model.build();
+    }
+
+    /**
+     * A float UNIDIRECTIONAL_SEQUENCE_LSTM over 5 steps of a batch of 2, whose output and cell states are
+     * variable tensors: they carry over from one invoke to the next, and the kernel adds its scratch buffer.
+     */
+    public static byte[] lstmState() {
+        Random random = new Random(34);
+        int batch = 2;
+        int steps = 5;
+        int inputs = 8;
+        int cells = 16;
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, batch, steps, inputs);
+        String[] gates = {"input", "forget", "cell", "output"};
+        int[] operands = new int[24];
+        java.util.Arrays.fill(operands, -1);
+        operands[0] = input;
+        for (int g = 0; g < gates.length; g++) {
+            operands[1 + g] = main.constant("lstm/" + gates[g] + "/input_weights", TensorType.FLOAT32,
+                    new int[]{cells, inputs}, randomFloats(random, cells * inputs));
+            operands[5 + g] = main.constant("lstm/" + gates[g] + "/recurrent_weights", TensorType.FLOAT32,
+                    new int[]{cells, cells}, randomFloats(random, cells * cells));
+            operands[12 + g] = main.constant("lstm/" + gates[g] + "/bias", TensorType.FLOAT32, new int[]{cells},
+                    randomFloats(random, cells));
+        }
+        operands[18] = main.tensor(TensorSpec.of("lstm/output_state", TensorType.FLOAT32, batch, cells).asVariable());
+        operands[19] = main.tensor(TensorSpec.of("lstm/cell_state", TensorType.FLOAT32, batch, cells).asVariable());
+        int output = main.tensor("output", TensorType.FLOAT32, batch, steps, cells);
+        UnidirectionalSequenceLSTMOptionsT options = new UnidirectionalSequenceLSTMOptionsT();
+        options.setFusedActivationFunction(ActivationFunctionType.TANH);
+        options.setCellClip(10f);
+        options.setTimeMajor(false);
+        main.operator(BuiltinOperator.UNIDIRECTIONAL_SEQUENCE_LSTM, 1, operands, new int[]{output},
+                TfliteModelBuilder.options(BuiltinOptions.UnidirectionalSequenceLSTMOptions, options));
+        main.inputs(input);
+        main.outputs(output);
+        return model.build();
+    }
+
+    /**
+     * A resource variable initialised by CALL_ONCE: the init subgraph assigns it a constant, and every invoke
+     * of the main subgraph reads it (VAR_HANDLE, READ_VARIABLE), adds the input and assigns the sum back.
+     */
+    public static byte[] resourceVariables() {
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        SubgraphBuilder init = model.subgraph("init");
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 32);
+        CallOnceOptionsT once = new CallOnceOptionsT();
+        once.setInitSubgraphIndex(init.index());
+        main.operator(BuiltinOperator.CALL_ONCE, 1, new int[0], new int[0],
+                TfliteModelBuilder.options(BuiltinOptions.CallOnceOptions, once));
+        int handle = main.tensor("handle", TensorType.RESOURCE);
+        main.operator(BuiltinOperator.VAR_HANDLE, 1, new int[0], new int[]{handle}, varHandle("state"));
+        int value = main.tensor("value", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.READ_VARIABLE, 1, new int[]{handle}, new int[]{value}, null);
+        int sum = main.tensor("sum", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{input, value}, new int[]{sum}, add());
+        main.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{handle, sum}, new int[0], null);
+        main.inputs(input);
+        main.outputs(sum);
+
+        int initHandle = init.tensor("handle", TensorType.RESOURCE);
+        init.operator(BuiltinOperator.VAR_HANDLE, 1, new int[0], new int[]{initHandle}, varHandle("state"));
+        int start = init.constant("start", TensorType.FLOAT32, new int[]{1, 32}, randomFloats(new Random(55), 32));
+        init.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{initHandle, start}, new int[0], null);
+        return model.build();
+    }
+
+    /**
+     * One transformer block on a [1, 8, 16] sequence: layer norm built of MEAN, SUB, MUL, ADD and RSQRT;
+     * query, key and value FULLY_CONNECTED layers; BATCH_MATMUL of the query by the transposed key, scaled,
+     * SOFTMAX, BATCH_MATMUL by the value; an output projection and a residual ADD.
+     */
+    public static byte[] transformerBlock() {
+        Random random = new Random(89);
+        int length = 8;
+        int width = 16;
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, 1, length, width);
+        int axis = main.constant("norm/axis", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(2));
+        int mean = main.tensor("norm/mean", TensorType.FLOAT32, 1, length, 1);
+        main.operator(BuiltinOperator.MEAN, 1, new int[]{input, axis}, new int[]{mean}, keepDims());
+        int centered = main.tensor("norm/centered", TensorType.FLOAT32, 1, length, width);
+        main.operator(BuiltinOperator.SUB, 1, new int[]{input, mean}, new int[]{centered}, null);
+        int squared = main.tensor("norm/squared", TensorType.FLOAT32, 1, length, width);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{centered, centered}, new int[]{squared}, mul());
+        int variance = main.tensor("norm/variance", TensorType.FLOAT32, 1, length, 1);
+        main.operator(BuiltinOperator.MEAN, 1, new int[]{squared, axis}, new int[]{variance}, keepDims());
+        int epsilon = main.constant("norm/epsilon", TensorType.FLOAT32, new int[]{1}, TfliteModelBuilder.littleEndian(1e-5f));
+        int shifted = main.tensor("norm/shifted", TensorType.FLOAT32, 1, length, 1);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{variance, epsilon}, new int[]{shifted}, add());
+        int inverse = main.tensor("norm/inverse", TensorType.FLOAT32, 1, length, 1);
+        main.operator(BuiltinOperator.RSQRT, 1, new int[]{shifted}, new int[]{inverse}, null);
+        int normed = main.tensor("norm/normed", TensorType.FLOAT32, 1, length, width);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{centered, inverse}, new int[]{normed}, mul());
+        int gamma = main.constant("norm/gamma", TensorType.FLOAT32, new int[]{width}, randomFloats(random, width));
+        int scaledNorm = main.tensor("norm/scaled", TensorType.FLOAT32, 1, length, width);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{normed, gamma}, new int[]{scaledNorm}, mul());
+        int beta = main.constant("norm/beta", TensorType.FLOAT32, new int[]{width}, randomFloats(random, width));
+        int norm = main.tensor("norm/output", TensorType.FLOAT32, 1, length, width);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{scaledNorm, beta}, new int[]{norm}, add());
+
+        int query = dense(main, random, "query", norm, length, width);
+        int key = dense(main, random, "key", norm, length, width);
+        int value = dense(main, random, "value", norm, length, width);
+        int scores = main.tensor("attention/scores", TensorType.FLOAT32, 1, length, length);
+        main.operator(BuiltinOperator.BATCH_MATMUL, 1, new int[]{query, key}, new int[]{scores}, batchMatMul(true));
+        int scale = main.constant("attention/scale", TensorType.FLOAT32, new int[]{1},
+                TfliteModelBuilder.littleEndian(0.25f));
+        int scaledScores = main.tensor("attention/scaled", TensorType.FLOAT32, 1, length, length);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{scores, scale}, new int[]{scaledScores}, mul());
+        int weights = main.tensor("attention/weights", TensorType.FLOAT32, 1, length, length);
+        main.operator(BuiltinOperator.SOFTMAX, 1, new int[]{scaledScores}, new int[]{weights}, softmax());
+        int context = main.tensor("attention/context", TensorType.FLOAT32, 1, length, width);
+        main.operator(BuiltinOperator.BATCH_MATMUL, 1, new int[]{weights, value}, new int[]{context},
+                batchMatMul(false));
+        int projected = dense(main, random, "projection", context, length, width);
+        int output = main.tensor("output", TensorType.FLOAT32, 1, length, width);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{projected, input}, new int[]{output}, add());
+        main.inputs(input);
+        main.outputs(output);
+        return model.build();
+    }
+
+    /** A FULLY_CONNECTED layer that keeps the [1, length, width] shape of its input. */
+    private static int dense(SubgraphBuilder main, Random random, String name, int input, int length, int width) {
+        int weights = main.constant(name + "/weights", TensorType.FLOAT32, new int[]{width, width},
+                randomFloats(random, width * width));
+        int bias = main.constant(name + "/bias", TensorType.FLOAT32, new int[]{width}, randomFloats(random, width));
+        int output = main.tensor(name, TensorType.FLOAT32, 1, length, width);
+        FullyConnectedOptionsT options = new FullyConnectedOptionsT();
+        options.setFusedActivationFunction(ActivationFunctionType.NONE);
+        options.setKeepNumDims(true);
+        main.operator(BuiltinOperator.FULLY_CONNECTED, 1, new int[]{input, weights, bias}, new int[]{output},
+                TfliteModelBuilder.options(BuiltinOptions.FullyConnectedOptions, options));
+        return output;
+    }
+
+    /**
+     * Two signatures, "encode" and "decode", each running a subgraph of its own (a FULLY_CONNECTED and an
+     * activation): the interpreter allocates only the first, the other only through its signature runner.
+     */
+    public static byte[] twoSignatures() {
+        Random random = new Random(144);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder encode = model.subgraph("encode");
+        SubgraphBuilder decode = model.subgraph("decode");
+        int x = encode.tensor("x", TensorType.FLOAT32, 1, 32);
+        int code = layer(encode, random, "encoder", x, 32, 16, BuiltinOperator.TANH);
+        encode.inputs(x);
+        encode.outputs(code);
+        int c = decode.tensor("code", TensorType.FLOAT32, 1, 16);
+        int y = layer(decode, random, "decoder", c, 16, 32, BuiltinOperator.LOGISTIC);
+        decode.inputs(c);
+        decode.outputs(y);
+        model.signature("encode", encode);
+        model.signature("decode", decode);
+        return model.build();
+    }
+
+    private static int layer(SubgraphBuilder subgraph, Random random, String name, int input, int in, int out,
+                             int activation) {
+        int weights = subgraph.constant(name + "/weights", TensorType.FLOAT32, new int[]{out, in},
+                randomFloats(random, out * in));
+        int dense = subgraph.tensor(name + "/dense", TensorType.FLOAT32, 1, out);
+        subgraph.operator(BuiltinOperator.FULLY_CONNECTED, 1, new int[]{input, weights, -1}, new int[]{dense},
+                fullyConnected());
+        int output = subgraph.tensor(name, TensorType.FLOAT32, 1, out);
+        subgraph.operator(activation, 1, new int[]{dense}, new int[]{output}, null);
+        return output;
+    }
+
+    /**
+     * NON_MAX_SUPPRESSION_V4 and V5 (soft NMS) over the same 20 boxes and scores, at most 6 kept, and a
+     * GATHER of the boxes V4 kept: with a constant maximum, every output has a static shape.
+     */
+    public static byte[] nonMaxSuppression() {
+        int boxes = 20;
+        int kept = 6;
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int box = main.tensor("boxes", TensorType.FLOAT32, boxes, 4);
+        int score = main.tensor("scores", TensorType.FLOAT32, boxes);
+        int maximum = main.constant("max_output_size", TensorType.INT32, new int[0], TfliteModelBuilder.littleEndian(kept));
+        int iou = main.constant("iou_threshold", TensorType.FLOAT32, new int[0], TfliteModelBuilder.littleEndian(0.5f));
+        int threshold = main.constant("score_threshold", TensorType.FLOAT32, new int[0],
+                TfliteModelBuilder.littleEndian(0.1f));
+        int sigma = main.constant("soft_nms_sigma", TensorType.FLOAT32, new int[0], TfliteModelBuilder.littleEndian(0.5f));
+        int selected4 = main.tensor("v4/selected_indices", TensorType.INT32, kept);
+        int valid4 = main.tensor("v4/valid_outputs", TensorType.INT32);
+        main.operator(BuiltinOperator.NON_MAX_SUPPRESSION_V4, 1, new int[]{box, score, maximum, iou, threshold},
+                new int[]{selected4, valid4}, null);
+        int selected5 = main.tensor("v5/selected_indices", TensorType.INT32, kept);
+        int scores5 = main.tensor("v5/selected_scores", TensorType.FLOAT32, kept);
+        int valid5 = main.tensor("v5/valid_outputs", TensorType.INT32);
+        main.operator(BuiltinOperator.NON_MAX_SUPPRESSION_V5, 1, new int[]{box, score, maximum, iou, threshold, sigma},
+                new int[]{selected5, scores5, valid5}, null);
+        int gathered = main.tensor("v4/boxes", TensorType.FLOAT32, kept, 4);
+        main.operator(BuiltinOperator.GATHER, 1, new int[]{box, selected4}, new int[]{gathered}, null);
+        main.inputs(box, score);
+        main.outputs(selected4, valid4, selected5, scores5, valid5, gathered);
+        return model.build();
+    }
+
+    /**
+     * An IF whose then branch runs a WHILE loop (a CONV_2D and an ADD, three times) and whose else branch
+     * squares its input, each then adding a constant the IF passes them; a boolean input chooses. Five
+     * subgraphs: main, then, else, the loop's cond and body.
+     */
+    public static byte[] ifWhileNested() {
+        Random random = new Random(233);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        SubgraphBuilder then = model.subgraph("then");
+        SubgraphBuilder otherwise = model.subgraph("else");
+        SubgraphBuilder cond = model.subgraph("cond");
+        SubgraphBuilder body = model.subgraph("body");
+        int[] shape = {1, 8, 8, 4};
+
+        int input = main.tensor("input", TensorType.FLOAT32, shape);
+        int flag = main.tensor("flag", TensorType.BOOL, 1);
+        int chosen = main.tensor("chosen", TensorType.FLOAT32, shape);
+        IfOptionsT branches = new IfOptionsT();
+        branches.setThenSubgraphIndex(then.index());
+        branches.setElseSubgraphIndex(otherwise.index());
+        int offset = main.constant("offset", TensorType.FLOAT32, new int[]{4}, randomFloats(random, 4));
+        main.operator(BuiltinOperator.IF, 1, new int[]{flag, input, offset}, new int[]{chosen},
+                TfliteModelBuilder.options(BuiltinOptions.IfOptions, branches));
+        int output = main.tensor("output", TensorType.FLOAT32, shape);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{chosen, input}, new int[]{output}, add());
+        main.inputs(input, flag);
+        main.outputs(output);
+
+        int tx = then.tensor("x", TensorType.FLOAT32, shape);
+        int zero = then.constant("zero", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(0));
+        int count = then.tensor("count", TensorType.INT32, 1);
+        int looped = then.tensor("looped", TensorType.FLOAT32, shape);
+        WhileOptionsT loop = new WhileOptionsT();
+        loop.setCondSubgraphIndex(cond.index());
+        loop.setBodySubgraphIndex(body.index());
+        then.operator(BuiltinOperator.WHILE, 1, new int[]{zero, tx}, new int[]{count, looped},
+                TfliteModelBuilder.options(BuiltinOptions.WhileOptions, loop));
+        int thenOffset = then.tensor("offset", TensorType.FLOAT32, 4);
+        int shifted = then.tensor("shifted", TensorType.FLOAT32, shape);
+        then.operator(BuiltinOperator.ADD, 1, new int[]{looped, thenOffset}, new int[]{shifted}, add());
+        then.inputs(tx, thenOffset);
+        then.outputs(shifted);
+
+        int ex = otherwise.tensor("x", TensorType.FLOAT32, shape);
+        int square = otherwise.tensor("square", TensorType.FLOAT32, shape);
+        otherwise.operator(BuiltinOperator.MUL, 1, new int[]{ex, ex}, new int[]{square}, mul());
+        int elseOffset = otherwise.tensor("offset", TensorType.FLOAT32, 4);
+        int squareShifted = otherwise.tensor("shifted", TensorType.FLOAT32, shape);
+        otherwise.operator(BuiltinOperator.ADD, 1, new int[]{square, elseOffset}, new int[]{squareShifted}, add());
+        otherwise.inputs(ex, elseOffset);
+        otherwise.outputs(squareShifted);
+
+        loopSubgraphs(cond, body, random, shape);
+        return model.build();
+    }
+
+    private static BuiltinOptionsUnion mul() {
+        MulOptionsT options = new MulOptionsT();
+        options.setFusedActivationFunction(ActivationFunctionType.NONE);
+        return TfliteModelBuilder.options(BuiltinOptions.MulOptions, options);
+    }
+
+    private static BuiltinOptionsUnion softmax() {
+        SoftmaxOptionsT options = new SoftmaxOptionsT();
+        options.setBeta(1f);
+        return TfliteModelBuilder.options(BuiltinOptions.SoftmaxOptions, options);
+    }
+
+    private static BuiltinOptionsUnion keepDims() {
+        ReducerOptionsT options = new ReducerOptionsT();
+        options.setKeepDims(true);
+        return TfliteModelBuilder.options(BuiltinOptions.ReducerOptions, options);
+    }
+
+    private static BuiltinOptionsUnion batchMatMul(boolean transposeRight) {
+        BatchMatMulOptionsT options = new BatchMatMulOptionsT();
+        options.setAdjY(transposeRight);
+        return TfliteModelBuilder.options(BuiltinOptions.BatchMatMulOptions, options);
+    }
+
+    private static BuiltinOptionsUnion varHandle(String name) {
+        VarHandleOptionsT options = new VarHandleOptionsT();
+        options.setSharedName(name);
+        return TfliteModelBuilder.options(BuiltinOptions.VarHandleOptions, options);
     }
 }

@@ -7,6 +7,8 @@ import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -30,13 +32,15 @@ import java.util.TreeMap;
  * above.</li>
  * </ul>
  *
- * Only the main subgraph is handed over (see {@link PlanHandover}), and tensors a control-flow node reads or
- * writes stay in TFLite's arenas; a graph with dynamic-shape ops shares nothing, since TFLite prepares part of
- * it during invoke, after the handover.
+ * Only the main subgraph shares, and not the tensors a control-flow node reads or writes, which the kernel
+ * copies to and from the subgraphs it calls; a graph with dynamic-shape ops shares nothing, since TFLite
+ * prepares part of it during invoke, after the handover.
  */
 public final class ConstantDerived {
     public static final String DEQUANTIZE = "DEQUANTIZE of a constant";
     public static final String CONV_HWCN = "CONV_2D hwcn_weights";
+    private static final Set<String> CONTROL_FLOW_OPS = Set.of("WHILE", "IF", "CALL_ONCE", "STABLEHLO_WHILE",
+            "STABLEHLO_CASE");
 
     private ConstantDerived() {
     }
@@ -48,7 +52,7 @@ public final class ConstantDerived {
             return found;
         }
         Subgraph main = graph.subgraphs().get(0);
-        Set<Integer> controlFlow = PlanHandover.controlFlowTensors(main);
+        Set<Integer> controlFlow = controlFlowTensors(main);
         for (Node node : main.nodes()) {
             if (node.op().equals("DEQUANTIZE") && node.inputs().length == 1 && node.outputs().length == 1
                     && is(main, node.inputs()[0], Allocation.MMAP_RO)
@@ -73,6 +77,17 @@ public final class ConstantDerived {
         }
         found.keySet().removeAll(controlFlow);
         return found;
+    }
+
+    private static Set<Integer> controlFlowTensors(Subgraph subgraph) {
+        Set<Integer> tensors = new HashSet<>();
+        for (Node node : subgraph.nodes()) {
+            if (CONTROL_FLOW_OPS.contains(node.op())) {
+                Arrays.stream(node.inputs()).forEach(tensors::add);
+                Arrays.stream(node.outputs()).forEach(tensors::add);
+            }
+        }
+        return tensors;
     }
 
     private static boolean is(Subgraph subgraph, int tensor, Allocation allocation) {

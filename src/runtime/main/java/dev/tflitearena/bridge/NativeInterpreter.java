@@ -5,7 +5,6 @@ import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.nativelayer.NativeLayer;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.catalog.Planners;
-import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
@@ -192,11 +191,6 @@ public final class NativeInterpreter implements AutoCloseable {
         if (javaArena == null && (sharedConstants == null || sharedConstants.isEmpty())) {
             throw new IllegalArgumentException(model.path() + ": nothing to hand over: no Java plan, no shared tensor");
         }
-        if (javaArena != null && TflitePlanner.isDynamic(javaArena.graph())) {
-            throw new NativeException(model.path() + ": a Java plan can only drive a graph whose shapes are known "
-                    + "when tensors are allocated; this one has dynamic-shape ops, which TFLite prepares during "
-                    + "invoke, after the handover (see PlanHandover)");
-        }
         if (javaArena != null) {
             javaArena.retain();
             arena = javaArena;
@@ -230,6 +224,10 @@ public final class NativeInterpreter implements AutoCloseable {
     public void invoke() {
         String what = model.path() + ": Invoke";
         int status = TfLiteStatus.call(live()::Invoke, what);
+        // Control flow prepares the subgraphs it calls again inside Invoke, and their handover node with them.
+        for (PlanHandover handover : handovers) {
+            handover.rethrowFailure();
+        }
         if (status == kTfLiteCancelled) {
             throw new CancellationException(model.path() + ": the invoke was cancelled before its end");
         }

@@ -1,5 +1,6 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.nativelayer.NativeLayer;
 import dev.tflitearena.plan.Placement;
@@ -14,16 +15,16 @@ import org.bytedeco.tensorflowlite.TfLiteRegistration;
 import org.bytedeco.tensorflowlite.TfLiteTensor;
 
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.IntStream;
 
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRw;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRwPersistent;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteCustom;
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteCustomAllocationFlagsNone;
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteCustomAllocationFlagsSkipAlignCheck;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteError;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteInt8;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteOk;
@@ -49,8 +50,6 @@ final class PlanHandover {
     private static final int NOT_ARENA = 2;
     private static final int TOO_LARGE = 3;
 
-    private static final Set<String> CONTROL_FLOW_OPS = Set.of("WHILE", "IF", "CALL_ONCE", "STABLEHLO_WHILE",
-            "STABLEHLO_CASE");
     private static final Map<Long, PlanHandover> BY_CONTEXT = new ConcurrentHashMap<>();
     // The native registration only holds function pointers: these fields keep the callbacks (and the name)
     // from being collected, which would leave TFLite calling freed thunks.
@@ -65,7 +64,16 @@ final class PlanHandover {
     /** Null when the interpreter shares nothing. */
     private final SharedConstants.WarmUp warmUp;
     private final long context;
-    private final Set<Integer> controlFlowTensors;
+    /** The inputs control flow lends its caller's memory (see {@link LentTensors}), and every subgraph's handover. */
+    private final List<LentTensors.Lent> lent;
+    private final PlanHandover[] all;
+    /** The planned variable tensors: a called subgraph is prepared again at each invoke, and TFLite zeroes them then. */
+    private final int[] variables;
+    /**
+     * The first node TFLite prepares only during Invoke, after a node with a dynamic output; the node count
+     * when every node is prepared when tensors are allocated. Only tensors allocated before it are handed over.
+     */
+    private final int firstPreparedInInvoke;
     /** Whether the handover goes through the native layer's batched calls. */
     private final boolean bulk = NativeLayer.available();
     /** The tensors handed over from the plan, and from the warm-up copy; set at the first prepare. */
@@ -74,14 +82,36 @@ final class PlanHandover {
     private RuntimeException failure;
     private int handedOver;
 
-    private PlanHandover(Subgraph subgraph, int subgraphIndex, JavaArena arena, SharedConstants.WarmUp warmUp) {
+    private PlanHandover(Subgraph subgraph, int subgraphIndex, JavaArena arena, SharedConstants.WarmUp warmUp,
+                         List<LentTensors.Lent> lent, PlanHandover[] all) {
         this.subgraph = subgraph;
         this.subgraphIndex = subgraphIndex;
         this.arena = arena;
         this.warmUp = subgraphIndex == 0 ? warmUp : null;
         this.context = subgraph.context().address();
-        this.controlFlowTensors = arena == null ? Set.of()
-                : controlFlowTensors(arena.graph().subgraphs().get(subgraphIndex));
+        this.lent = lent;
+        this.all = all;
+        this.variables = arena == null ? new int[0] : arena.graph().subgraphs().get(subgraphIndex).tensors().stream()
+                .filter(t -> t.variable()).mapToInt(t -> t.index()).toArray();
+        this.firstPreparedInInvoke = arena == null ? Integer.MAX_VALUE
+                : dynamicNode(arena.graph().subgraphs().get(subgraphIndex));
+    }
+
+    /**
+     * The first node with a dynamic output, or the node count. TFLite prepares the nodes up to it when tensors
+     * are allocated and stops there, then prepares the rest during Invoke once it has run (PrepareOpsStartingAt
+     * in core/subgraph.cc), each time its output changes size.
+     */
+    private static int dynamicNode(dev.tflitearena.graph.Subgraph subgraph) {
+        List<Node> nodes = subgraph.nodes();
+        for (int n = 0; n < nodes.size(); n++) {
+            for (int t : nodes.get(n).outputs()) {
+                if (t >= 0 && subgraph.tensor(t).allocation() == Allocation.DYNAMIC) {
+                    return n;
+                }
+            }
+        }
+        return nodes.size();
     }
 
     /**
@@ -95,15 +125,36 @@ final class PlanHandover {
                     + " subgraphs, the interpreter has " + count + ": it was made for another model");
         }
         PlanHandover[] handovers = new PlanHandover[count];
+        List<List<LentTensors.Lent>> lent = arena == null ? null : LentTensors.read(interpreter);
         for (int s = 0; s < count; s++) {
             Subgraph subgraph = interpreter.subgraph(s);
-            handovers[s] = new PlanHandover(subgraph, s, arena, warmUp);
+            handovers[s] = new PlanHandover(subgraph, s, arena, warmUp, lent == null ? List.of() : lent.get(s),
+                    handovers);
             BY_CONTEXT.put(handovers[s].context, handovers[s]);
             int[] nodeIndex = new int[1];
             TfLiteStatus.check(subgraph.AddNodeWithParameters(new int[0], new int[0], new int[0],
                     (BytePointer) null, 0, null, REGISTRATION, nodeIndex), "subgraph " + s + ": adding " + OP_NAME);
+            handovers[s].prepareBeforeDynamicNode(nodeIndex[0]);
         }
         return handovers;
+    }
+
+    /**
+     * With a dynamic-shape op, moves the handover node right before it, so that TFLite prepares it with the
+     * nodes it prepares when tensors are allocated; at the end, it would be prepared during Invoke, when the
+     * nodes before have run on the native planner's memory.
+     */
+    private void prepareBeforeDynamicNode(int handoverNode) {
+        int[] plan = NativeTensors.ints(subgraph.execution_plan());
+        if (firstPreparedInInvoke >= plan.length - 1) {
+            return;
+        }
+        int[] moved = new int[plan.length];
+        System.arraycopy(plan, 0, moved, 0, firstPreparedInInvoke);
+        moved[firstPreparedInInvoke] = handoverNode;
+        System.arraycopy(plan, firstPreparedInInvoke, moved, firstPreparedInInvoke + 1, plan.length - 1 - firstPreparedInInvoke);
+        TfLiteStatus.check(NativeLayer.setExecutionPlan(subgraph.address(), moved),
+                "subgraph " + subgraphIndex + ": moving " + OP_NAME + " before node " + firstPreparedInInvoke);
     }
 
     /** After {@code AllocateTensors()}: rethrows what the prepare callback refused, if anything. */
@@ -155,26 +206,17 @@ final class PlanHandover {
     }
 
     /**
-     * Whether the tensor goes to the Java arena. Control flow keeps its tensors native. A WHILE or IF kernel
-     * copies the descriptions of its inputs and outputs, allocation type included, to and from the subgraphs
-     * it calls, and prepares those subgraphs again when it resizes them; TFLite then refuses a tensor marked
-     * custom that the subgraph at hand did not register (VerifyCustomAllocationForTensor in core/subgraph.cc,
-     * seen failing on a WHILE whose body's own tensors were handed over). So the subgraphs that control flow
-     * calls, and the tensors a control-flow node reads or writes, stay in TFLite's arenas.
+     * Every planned tensor of every subgraph goes to the Java arena, those of the subgraphs control flow calls
+     * too. A WHILE or IF kernel prepares the subgraphs it calls again at each invoke (it releases their memory
+     * after running them, then AllocateTensors plans them from scratch), which prepares their handover node
+     * again: the custom allocations it gives are registered in the subgraph and outlive the re-preparation,
+     * and a kernel that turns a temporary back into an arena tensor while it is prepared gets it handed over
+     * again by the node that follows it. In a graph with dynamic-shape ops, only the tensors of the nodes
+     * prepared when tensors are allocated: TFLite sizes the others during Invoke, anew whenever the output of
+     * the op before them changes size, so no plan made beforehand fits them, and it plans them in its arena.
      */
-    boolean handsOver(Placement p) {
-        return p.hasMemory() && subgraphIndex == 0 && !controlFlowTensors.contains(p.tensor());
-    }
-
-    static Set<Integer> controlFlowTensors(dev.tflitearena.graph.Subgraph subgraph) {
-        Set<Integer> tensors = new HashSet<>();
-        for (Node node : subgraph.nodes()) {
-            if (CONTROL_FLOW_OPS.contains(node.op())) {
-                Arrays.stream(node.inputs()).forEach(tensors::add);
-                Arrays.stream(node.outputs()).forEach(tensors::add);
-            }
-        }
-        return tensors;
+    private boolean handsOver(Placement p) {
+        return p.hasMemory() && p.first() < firstPreparedInInvoke;
     }
 
     /**
@@ -201,6 +243,12 @@ final class PlanHandover {
                 planned = Tensors.planned(this);
             }
             giveCustomAllocations(planned, false, "the plan");
+            lendCallerMemory();
+            if (subgraphIndex > 0) {
+                for (int v : variables) {
+                    resetVariable(subgraph.tensor(v));
+                }
+            }
         }
         if (warmUp != null) {
             if (shared == null) {
@@ -237,6 +285,52 @@ final class PlanHandover {
             default -> where + ": SetCustomAllocationForTensor failed with TfLiteStatus " + value
                     + " (TFLite's own message, if any, is on standard error)";
         });
+    }
+
+    /**
+     * Registers each input its control-flow kernel marked custom with the memory of the caller's tensor it is
+     * lent (see {@link LentTensors}); the kernel points it there itself before each invoke. A kernel that gives
+     * an input memory of its own (older releases) leaves it an arena tensor, handed over from the plan.
+     */
+    private void lendCallerMemory() {
+        for (LentTensors.Lent l : lent) {
+            if (subgraph.tensor(l.tensor()).allocation_type() != kTfLiteCustom || placement(l.tensor()) != null) {
+                continue;
+            }
+            long[] memory = all[l.callerSubgraph()].memoryOf(l.callerTensor());
+            String where = "subgraph " + subgraphIndex + ", tensor " + l.tensor() + " (lent subgraph "
+                    + l.callerSubgraph() + ", tensor " + l.callerTensor() + ")";
+            if (memory[0] == 0) {
+                throw new NativeException(where + ": the caller's tensor has no memory to lend");
+            }
+            // A constant lends its bytes in the model, which TFLite aligns to 16 only.
+            setCustomAllocation(subgraph, l.tensor(), new NativeAddress(memory[0]), memory[1], where,
+                    kTfLiteCustomAllocationFlagsSkipAlignCheck);
+        }
+    }
+
+    /** {address, bytes} of one of this subgraph's tensors: its planned memory, what it is lent, or its own. */
+    private long[] memoryOf(int tensor) {
+        Placement p = placement(tensor);
+        if (p != null) {
+            return new long[] {arena.address(subgraphIndex, p), p.bytes()};
+        }
+        for (LentTensors.Lent l : lent) {
+            if (l.tensor() == tensor) {
+                return all[l.callerSubgraph()].memoryOf(l.callerTensor());
+            }
+        }
+        TfLiteTensor own = subgraph.tensor(tensor);
+        return new long[] {NativeTensors.dataAddress(own), own.bytes()};
+    }
+
+    private Placement placement(int tensor) {
+        for (Placement p : arena.plan().subgraphs().get(subgraphIndex).placements()) {
+            if (p.tensor() == tensor && handsOver(p)) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** The per-field path of {@link NativeLayer#customAllocations}, with its answer. */
@@ -295,9 +389,14 @@ final class PlanHandover {
 
     /** Points a tensor at memory the interpreter does not own; also after allocation, where it only moves it. */
     static void setCustomAllocation(Subgraph subgraph, int index, Pointer memory, long bytes, String where) {
+        setCustomAllocation(subgraph, index, memory, bytes, where, kTfLiteCustomAllocationFlagsNone);
+    }
+
+    private static void setCustomAllocation(Subgraph subgraph, int index, Pointer memory, long bytes, String where,
+                                            long flags) {
         try (TfLiteCustomAllocation allocation = new TfLiteCustomAllocation()) {
             allocation.data(memory).bytes(bytes);
-            TfLiteStatus.check(subgraph.SetCustomAllocationForTensor(index, allocation),
+            TfLiteStatus.check(subgraph.SetCustomAllocationForTensor(index, allocation, flags),
                     where + ": SetCustomAllocationForTensor");
         }
     }

@@ -62,7 +62,7 @@ class MetricsTest {
             assertEquals(2, session.metrics().runs());
             assertEquals(1, session.metrics().failures());
         }
-        try (TfLiteModel model = TfLiteModel.load(dev.tflitearena.models.SampleModels.twoSignatures());
+        try (TfLiteModel model = TfLiteModel.load(dev.tflitearena.models.SampleModels.addAndMultiplySignatures());
              Session session = model.newSession(SessionOptions.DEFAULT)) {
             session.runSignature("add", java.util.Map.of("x", new float[4], "y", new float[4]));
             assertThrows(IllegalArgumentException.class, () -> session.runSignature("add", java.util.Map.of()));

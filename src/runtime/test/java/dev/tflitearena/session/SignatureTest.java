@@ -22,7 +22,7 @@ class SignatureTest {
     @ParameterizedTest
     @ValueSource(strings = {"native", "tflite"})
     void eachSignatureRunsByKeyUnderItsOwnNames(String planner) {
-        try (TfLiteModel model = TfLiteModel.load(SampleModels.twoSignatures());
+        try (TfLiteModel model = TfLiteModel.load(SampleModels.addAndMultiplySignatures());
              Session session = model.newSession(SessionOptions.DEFAULT.withPlanner(planner))) {
             assertEquals(List.of("add", "multiply"), session.signatureKeys());
             assertEquals(List.of("x", "y"), session.signatureInputs("add").stream().map(TensorInfo::name).toList());
@@ -44,7 +44,7 @@ class SignatureTest {
 
     @Test
     void errorsNameTheValidKeysAndNames() {
-        try (TfLiteModel model = TfLiteModel.load(SampleModels.twoSignatures());
+        try (TfLiteModel model = TfLiteModel.load(SampleModels.addAndMultiplySignatures());
              Session session = model.newSession(SessionOptions.DEFAULT)) {
             var key = assertThrows(IllegalArgumentException.class, () -> session.runSignature("divide", Map.of()));
             assertTrue(key.getMessage().contains("no signature 'divide'; the model's signatures are [add, multiply]"),
@@ -66,7 +66,7 @@ class SignatureTest {
 
     @Test
     void aPoolRunsSignaturesAndARealModelWithoutAnyHasNoKeys() throws Exception {
-        try (TfLiteModel model = TfLiteModel.load(SampleModels.twoSignatures());
+        try (TfLiteModel model = TfLiteModel.load(SampleModels.addAndMultiplySignatures());
              SessionPool pool = model.newPool(SessionOptions.DEFAULT, 2, Duration.ofSeconds(5))) {
             assertArrayEquals(new float[]{4, 9, 16, 25}, pool.runSignature("multiply",
                     Map.of("a", new float[]{2, 3, 4, 5}, "b", new float[]{2, 3, 4, 5})).floats("product"));

@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Builds a whole {@code .tflite} model in memory: buffers, subgraphs (the first one added is the primary
@@ -41,7 +42,8 @@ public final class TfliteModelBuilder {
     private final List<byte[]> buffers = new ArrayList<>(List.of(new byte[0]));
     private final List<SubgraphBuilder> subgraphs = new ArrayList<>();
     private final Map<OpKey, Integer> opcodes = new LinkedHashMap<>();
-    private final List<SignatureDefT> signatures = new ArrayList<>();
+    /** By key, each made when the model is built, when a subgraph's tensors have their final names. */
+    private final Map<String, Supplier<SignatureDefT>> signatures = new LinkedHashMap<>();
     private final Map<String, Integer> metadata = new LinkedHashMap<>();
     private String description = "tflite-arena";
 
@@ -83,7 +85,21 @@ public final class TfliteModelBuilder {
         signature.setSubgraphIndex(subgraph);
         signature.setInputs(tensorMaps(inputs));
         signature.setOutputs(tensorMaps(outputs));
-        signatures.add(signature);
+        addSignature(key, () -> signature);
+    }
+
+    /**
+     * A signature named {@code key} that runs {@code subgraph}: its inputs and outputs, each named by its
+     * tensor's name, as they are when {@link #build()} runs.
+     */
+    public void signature(String key, SubgraphBuilder subgraph) {
+        addSignature(key, () -> subgraph.signature(key));
+    }
+
+    private void addSignature(String key, Supplier<SignatureDefT> signature) {
+        if (signatures.putIfAbsent(key, signature) != null) {
+            throw new IllegalArgumentException("signature '" + key + "' is defined twice");
+        }
     }
 
     private static TensorMapT[] tensorMaps(Map<String, Integer> tensors) {
@@ -282,6 +298,25 @@ public final class TfliteModelBuilder {
             s.setOutputs(outputs);
             return s;
         }
+
+        private SignatureDefT signature(String key) {
+            SignatureDefT signature = new SignatureDefT();
+            signature.setSignatureKey(key);
+            signature.setSubgraphIndex(index);
+            signature.setInputs(tensorMaps(inputs));
+            signature.setOutputs(tensorMaps(outputs));
+            return signature;
+        }
+
+        private TensorMapT[] tensorMaps(int[] indices) {
+            TensorMapT[] maps = new TensorMapT[indices.length];
+            for (int i = 0; i < indices.length; i++) {
+                maps[i] = new TensorMapT();
+                maps[i].setName(tensors.get(indices[i]).getName());
+                maps[i].setTensorIndex(indices[i]);
+            }
+            return maps;
+        }
     }
 
     private static void checkTensors(int[] indices, int count, String what) {
@@ -309,13 +344,14 @@ public final class TfliteModelBuilder {
         for (int i = 0; i < subgraphOffsets.length; i++) {
             subgraphOffsets[i] = SubGraph.pack(fbb, subgraphs.get(i).toSchema());
         }
-        for (SignatureDefT signature : signatures) {
+        List<SignatureDefT> signatureDefs = signatures.values().stream().map(Supplier::get).toList();
+        for (SignatureDefT signature : signatureDefs) {
             if (signature.getSubgraphIndex() >= subgraphs.size()) {
                 throw new IllegalArgumentException("signature '" + signature.getSignatureKey() + "' runs subgraph "
                         + signature.getSubgraphIndex() + ", the model has " + subgraphs.size());
             }
         }
-        int[] signatureOffsets = signatures.stream().mapToInt(signature -> SignatureDef.pack(fbb, signature)).toArray();
+        int[] signatureOffsets = signatureDefs.stream().mapToInt(signature -> SignatureDef.pack(fbb, signature)).toArray();
         int[] metadataOffsets = metadata.entrySet().stream()
                 .mapToInt(e -> Metadata.createMetadata(fbb, fbb.createString(e.getKey()), e.getValue())).toArray();
         int model = Model.createModel(fbb, SCHEMA_VERSION,

@@ -159,7 +159,7 @@ class TfliteModelBuilderTest {
 
     @Test
     void signaturesAreWrittenWithTheirKeysSubgraphsAndNamedTensors() {
-        Model model = Model.getRootAsModel(ByteBuffer.wrap(SampleModels.twoSignatures()));
+        Model model = Model.getRootAsModel(ByteBuffer.wrap(SampleModels.addAndMultiplySignatures()));
         assertEquals(2, model.signatureDefsLength());
         assertEquals("add", model.signatureDefs(0).signatureKey());
         assertEquals(0, model.signatureDefs(0).subgraphIndex());
@@ -175,5 +175,31 @@ class TfliteModelBuilderTest {
         builder.signature("serve", 1, Map.of(), Map.of());
         var e = assertThrows(IllegalArgumentException.class, builder::build);
         assertEquals("signature 'serve' runs subgraph 1, the model has 1", e.getMessage());
+    }
+
+    @Test
+    void signaturesNameTheirSubgraphAndItsTensors() {
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        TfliteModelBuilder.SubgraphBuilder encode = model.subgraph("encode");
+        TfliteModelBuilder.SubgraphBuilder decode = model.subgraph("decode");
+        for (TfliteModelBuilder.SubgraphBuilder s : List.of(encode, decode)) {
+            int x = s.tensor("x", TensorType.FLOAT32, 1, 4);
+            int y = s.tensor("y", TensorType.FLOAT32, 1, 4);
+            s.operator(BuiltinOperator.RELU, 1, new int[]{x}, new int[]{y}, null);
+            s.inputs(x);
+            s.outputs(y);
+        }
+        model.signature("encode", encode);
+        model.signature("decode", decode);
+        Model read = Model.getRootAsModel(ByteBuffer.wrap(model.build()));
+        assertEquals(2, read.signatureDefsLength());
+        assertEquals("decode", read.signatureDefs(1).signatureKey());
+        assertEquals(1, read.signatureDefs(1).subgraphIndex());
+        assertEquals("x", read.signatureDefs(1).inputs(0).name());
+        assertEquals(0, read.signatureDefs(1).inputs(0).tensorIndex());
+        assertEquals("y", read.signatureDefs(1).outputs(0).name());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> model.signature("encode", decode));
+        assertEquals("signature 'encode' is defined twice", twice.getMessage());
     }
 }
