@@ -10,11 +10,13 @@ import org.tensorflow.lite.schema.AddOptionsT;
 import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptions;
 import org.tensorflow.lite.schema.BuiltinOptionsUnion;
+import org.tensorflow.lite.schema.CallOnceOptionsT;
 import org.tensorflow.lite.schema.Conv2DOptionsT;
 import org.tensorflow.lite.schema.DepthwiseConv2DOptionsT;
 import org.tensorflow.lite.schema.FullyConnectedOptionsT;
 import org.tensorflow.lite.schema.Padding;
 import org.tensorflow.lite.schema.SVDFOptionsT;
+import org.tensorflow.lite.schema.VarHandleOptionsT;
 import org.tensorflow.lite.schema.WhileOptionsT;
 
 import java.nio.ByteBuffer;
@@ -43,6 +45,10 @@ public final class SampleModels {
         models.put("while_loop", SampleModels::whileLoop);
         models.put("residual", SampleModels::residual);
         models.put("dynamic_where", SampleModels::dynamicWhere);
+        models.put("reshape_computed_shape", SampleModels::reshapeComputedShape);
+        models.put("resource_variables", SampleModels::resourceVariables);
+        models.put("while_after_where", SampleModels::whileAfterWhere);
+        models.put("two_signatures", SampleModels::twoSignatures);
         return models;
     }
 
@@ -171,6 +177,18 @@ public final class SampleModels {
      * each with its own arena, the body's planned when the loop is prepared.
      */
     public static byte[] whileLoop() {
+        return whileLoop(false);
+    }
+
+    /**
+     * {@link #whileLoop} behind a WHERE, whose output TFLite only sizes while it runs: the loop is prepared,
+     * and its body and condition planned, during the first invoke, and freed again at its end.
+     */
+    public static byte[] whileAfterWhere() {
+        return whileLoop(true);
+    }
+
+    private static byte[] whileLoop(boolean whereFirst) {
         Random random = new Random(3);
         TfliteModelBuilder model = new TfliteModelBuilder();
         SubgraphBuilder main = model.subgraph("main");
@@ -178,6 +196,7 @@ public final class SampleModels {
         SubgraphBuilder body = model.subgraph("body");
 
         int input = main.tensor("input", TensorType.FLOAT32, 1, 16, 16, 8);
+        int[] where = whereFirst ? where(main) : null;
         int doubled = main.tensor("doubled", TensorType.FLOAT32, 1, 16, 16, 8);
         main.operator(BuiltinOperator.ADD, 1, new int[]{input, input}, new int[]{doubled}, add());
         int counter = main.constant("zero", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(0));
@@ -190,8 +209,13 @@ public final class SampleModels {
                 TfliteModelBuilder.options(BuiltinOptions.WhileOptions, loop));
         int output = main.tensor("output", TensorType.FLOAT32, 1, 16, 16, 8);
         main.operator(BuiltinOperator.ADD, 1, new int[]{looped, input}, new int[]{output}, add());
-        main.inputs(input);
-        main.outputs(output);
+        if (whereFirst) {
+            main.inputs(input, where[0]);
+            main.outputs(output, where[1]);
+        } else {
+            main.inputs(input);
+            main.outputs(output);
+        }
 
         int ci = cond.tensor("i", TensorType.INT32, 1);
         int cx = cond.tensor("x", TensorType.FLOAT32, 1, 16, 16, 8);
@@ -281,6 +305,151 @@ public final class SampleModels {
         main.operator(BuiltinOperator.MUL, 1, new int[]{sum, asFloat}, new int[]{product}, null);
         main.inputs(input, mask);
         main.outputs(product, squared);
+        return model.build();
+    }
+
+    /** A WHERE on a [4, 4] boolean mask, a graph input: returns the mask and the coordinates, as floats. */
+    private static int[] where(SubgraphBuilder main) {
+        int mask = main.tensor("mask", TensorType.BOOL, 4, 4);
+        int coordinates = main.tensor(TensorSpec.of("coordinates", TensorType.INT64, 0, 2).withShapeSignature(-1, 2));
+        main.operator(BuiltinOperator.WHERE, 1, new int[]{mask}, new int[]{coordinates}, null);
+        int asFloat = main.tensor(TensorSpec.of("coordinates_float", TensorType.FLOAT32, 0, 2).withShapeSignature(-1, 2));
+        main.operator(BuiltinOperator.CAST, 1, new int[]{coordinates}, new int[]{asFloat}, null);
+        return new int[]{mask, asFloat};
+    }
+
+    /**
+     * Two RESHAPEs whose new shape an ADD computes, as a converter leaves shape arithmetic in, behind a WHERE.
+     * TFLite 2.20's RESHAPE cannot size its output while it is prepared: it returns kTfLiteOutputShapeNotKnown,
+     * and TFLite stops preparing there although no tensor is dynamic. The first reshapes a graph input, which
+     * it may not share: its output is planned in the arena, then made dynamic when it runs, and keeps its
+     * bytes in the arena while it lives. The second shares its input's memory in place and stays there.
+     */
+    public static byte[] reshapeComputedShape() {
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 8, 8);
+        int[] where = where(main);
+        int square = computedShape(main, "square_shape", 8, 8);
+        int reshaped = main.tensor("reshaped", TensorType.FLOAT32, 8, 8);
+        main.operator(BuiltinOperator.RESHAPE, 1, new int[]{input, square}, new int[]{reshaped}, null);
+        int squared = main.tensor("squared", TensorType.FLOAT32, 8, 8);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{reshaped, reshaped}, new int[]{squared}, null);
+        int sum = main.tensor("sum", TensorType.FLOAT32, 8, 8);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{squared, reshaped}, new int[]{sum}, add());
+        int flat = computedShape(main, "flat_shape", 64);
+        int flattened = main.tensor("flattened", TensorType.FLOAT32, 64);
+        main.operator(BuiltinOperator.RESHAPE, 1, new int[]{sum, flat}, new int[]{flattened}, null);
+        int output = main.tensor("output", TensorType.FLOAT32, 64);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{flattened, flattened}, new int[]{output}, null);
+        main.inputs(input, where[0]);
+        main.outputs(output, where[1]);
+        return model.build();
+    }
+
+    /** An int32 shape an ADD computes from two constants, so that it is no constant to TFLite. */
+    private static int computedShape(SubgraphBuilder main, String name, int... shape) {
+        int[] dims = {shape.length};
+        int base = main.constant(name + "/base", TensorType.INT32, dims, TfliteModelBuilder.littleEndian(shape));
+        int zero = main.constant(name + "/zero", TensorType.INT32, dims,
+                TfliteModelBuilder.littleEndian(new int[shape.length]));
+        int computed = main.tensor(name, TensorType.INT32, shape.length);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{base, zero}, new int[]{computed}, add());
+        return computed;
+    }
+
+    /**
+     * Two resource variables, initialised by CALL_ONCE's init subgraph (one from a constant, one from an ADD),
+     * read, updated and written back by the main subgraph. TFLite prepares and plans the init subgraph inside
+     * CALL_ONCE's first invoke and frees its rw arena there; until then its RESOURCE tensors are dynamic, as
+     * TFLite makes every RESOURCE tensor until VAR_HANDLE is prepared. Every shape is static.
+     */
+    public static byte[] resourceVariables() {
+        Random random = new Random(21);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        SubgraphBuilder init = model.subgraph("init");
+
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 32);
+        CallOnceOptionsT callOnce = new CallOnceOptionsT();
+        callOnce.setInitSubgraphIndex(init.index());
+        main.operator(BuiltinOperator.CALL_ONCE, 1, new int[0], new int[0],
+                TfliteModelBuilder.options(BuiltinOptions.CallOnceOptions, callOnce));
+        int state = varHandle(main, "state");
+        int scale = varHandle(main, "scale");
+        int stateValue = main.tensor("state/read", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.READ_VARIABLE, 1, new int[]{state}, new int[]{stateValue}, null);
+        int scaleValue = main.tensor("scale/read", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.READ_VARIABLE, 1, new int[]{scale}, new int[]{scaleValue}, null);
+        int scaled = main.tensor("scaled", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{input, scaleValue}, new int[]{scaled}, null);
+        int updated = main.tensor("updated", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{stateValue, scaled}, new int[]{updated}, add());
+        main.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{state, updated}, new int[0], null);
+        int output = main.tensor("output", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{updated, updated}, new int[]{output}, null);
+        main.inputs(input);
+        main.outputs(output);
+
+        int initState = varHandle(init, "state");
+        int zeros = init.constant("state/initial", TensorType.FLOAT32, new int[]{1, 32}, new byte[32 * Float.BYTES]);
+        init.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{initState, zeros}, new int[0], null);
+        int initScale = varHandle(init, "scale");
+        int base = init.constant("scale/base", TensorType.FLOAT32, new int[]{1, 32}, randomFloats(random, 32));
+        int initial = init.tensor("scale/initial", TensorType.FLOAT32, 1, 32);
+        init.operator(BuiltinOperator.ADD, 1, new int[]{base, base}, new int[]{initial}, add());
+        init.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{initScale, initial}, new int[0], null);
+        return model.build();
+    }
+
+    private static int varHandle(SubgraphBuilder subgraph, String variable) {
+        int handle = subgraph.tensor(variable + "/handle", TensorType.RESOURCE);
+        VarHandleOptionsT options = new VarHandleOptionsT();
+        options.setSharedName(variable);
+        subgraph.operator(BuiltinOperator.VAR_HANDLE, 1, new int[0], new int[]{handle},
+                TfliteModelBuilder.options(BuiltinOptions.VarHandleOptions, options));
+        return handle;
+    }
+
+    /**
+     * Two signatures on two subgraphs, "encode" on the primary and "decode" on the second: the interpreter's
+     * AllocateTensors prepares only the primary one; the second is planned when its signature runner allocates.
+     */
+    public static byte[] twoSignatures() {
+        return encoderDecoder(true);
+    }
+
+    /**
+     * {@link #twoSignatures} without its signatures: nothing runs the second subgraph, and TFLite never plans
+     * it. Not among {@link #all}: it shows {@code compare} a subgraph without a native plan.
+     */
+    public static byte[] unreachableSubgraph() {
+        return encoderDecoder(false);
+    }
+
+    private static byte[] encoderDecoder(boolean signatures) {
+        Random random = new Random(34);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder encode = model.subgraph("encode");
+        SubgraphBuilder decode = model.subgraph("decode");
+        int image = encode.tensor("image", TensorType.FLOAT32, 1, 16, 16, 4);
+        int features = convolution(encode, random, "encode/conv", image, 4, 8, 16);
+        int code = encode.tensor("code", TensorType.FLOAT32, 1, 16, 16, 8);
+        encode.operator(BuiltinOperator.ADD, 1, new int[]{features, features}, new int[]{code}, add());
+        encode.inputs(image);
+        encode.outputs(code);
+
+        int codeIn = decode.tensor("code", TensorType.FLOAT32, 1, 16, 16, 8);
+        int first = convolution(decode, random, "decode/conv_a", codeIn, 8, 8, 16);
+        int second = convolution(decode, random, "decode/conv_b", first, 8, 4, 16);
+        int reconstructed = decode.tensor("reconstructed", TensorType.FLOAT32, 1, 16, 16, 4);
+        decode.operator(BuiltinOperator.ADD, 1, new int[]{second, second}, new int[]{reconstructed}, add());
+        decode.inputs(codeIn);
+        decode.outputs(reconstructed);
+        if (signatures) {
+            model.signature("encode", encode);
+            model.signature("decode", decode);
+        }
         return model.build();
     }
 

@@ -190,8 +190,9 @@ public final class NativeInterpreter implements AutoCloseable {
         }
         if (javaArena != null && TflitePlanner.isDynamic(javaArena.graph())) {
             throw new NativeException(model.path() + ": a Java plan can only drive a graph whose shapes are known "
-                    + "when tensors are allocated; this one has dynamic-shape ops, which TFLite prepares during "
-                    + "invoke, after the handover (see PlanHandover)");
+                    + "when tensors are allocated; this one has dynamic-shape ops (or a RESHAPE whose new shape an op "
+                    + "computes), and TFLite prepares the nodes after them during invoke, after the handover (see "
+                    + "PlanHandover)");
         }
         if (javaArena != null) {
             javaArena.retain();

@@ -99,9 +99,7 @@ final class PlanHandover {
             Subgraph subgraph = interpreter.subgraph(s);
             handovers[s] = new PlanHandover(subgraph, s, arena, warmUp);
             BY_CONTEXT.put(handovers[s].context, handovers[s]);
-            int[] nodeIndex = new int[1];
-            TfLiteStatus.check(subgraph.AddNodeWithParameters(new int[0], new int[0], new int[0],
-                    (BytePointer) null, 0, null, REGISTRATION, nodeIndex), "subgraph " + s + ": adding " + OP_NAME);
+            CustomOps.append(subgraph, REGISTRATION, "subgraph " + s + ": adding " + OP_NAME);
         }
         return handovers;
     }

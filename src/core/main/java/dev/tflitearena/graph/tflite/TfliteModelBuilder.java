@@ -10,8 +10,11 @@ import org.tensorflow.lite.schema.OperatorCode;
 import org.tensorflow.lite.schema.OperatorCodeT;
 import org.tensorflow.lite.schema.OperatorT;
 import org.tensorflow.lite.schema.QuantizationParametersT;
+import org.tensorflow.lite.schema.SignatureDef;
+import org.tensorflow.lite.schema.SignatureDefT;
 import org.tensorflow.lite.schema.SubGraph;
 import org.tensorflow.lite.schema.SubGraphT;
+import org.tensorflow.lite.schema.TensorMapT;
 import org.tensorflow.lite.schema.TensorT;
 
 import java.nio.ByteBuffer;
@@ -36,6 +39,8 @@ public final class TfliteModelBuilder {
     private final List<byte[]> buffers = new ArrayList<>(List.of(new byte[0]));
     private final List<SubgraphBuilder> subgraphs = new ArrayList<>();
     private final Map<OpKey, Integer> opcodes = new LinkedHashMap<>();
+    /** Signature keys in the order added, each with the subgraph it runs. */
+    private final Map<String, SubgraphBuilder> signatures = new LinkedHashMap<>();
     private String description = "tflite-arena";
 
     /** An operator code; TFLite keeps one per (builtin code, custom name, version). */
@@ -60,6 +65,16 @@ public final class TfliteModelBuilder {
     }
 
     /** A builtin options union for {@code operator}: {@code type} from the schema's BuiltinOptions. */
+    /**
+     * Names {@code subgraph} a signature: its inputs and outputs, by their tensors' names, as the converter
+     * writes a SavedModel's signatures; they are read when the model is built.
+     */
+    public void signature(String key, SubgraphBuilder subgraph) {
+        if (signatures.putIfAbsent(key, subgraph) != null) {
+            throw new IllegalArgumentException("signature '" + key + "' is already defined");
+        }
+    }
+
     public static BuiltinOptionsUnion options(byte type, Object value) {
         BuiltinOptionsUnion union = new BuiltinOptionsUnion();
         union.setType(type);
@@ -227,6 +242,25 @@ public final class TfliteModelBuilder {
             return "subgraph " + index + ": ";
         }
 
+        private SignatureDefT signature(String key) {
+            SignatureDefT signature = new SignatureDefT();
+            signature.setSignatureKey(key);
+            signature.setSubgraphIndex(index);
+            signature.setInputs(tensorMaps(inputs));
+            signature.setOutputs(tensorMaps(outputs));
+            return signature;
+        }
+
+        private TensorMapT[] tensorMaps(int[] indices) {
+            TensorMapT[] maps = new TensorMapT[indices.length];
+            for (int i = 0; i < indices.length; i++) {
+                maps[i] = new TensorMapT();
+                maps[i].setName(tensors.get(indices[i]).getName());
+                maps[i].setTensorIndex(indices[i]);
+            }
+            return maps;
+        }
+
         private SubGraphT toSchema() {
             int count = tensors.size();
             checkTensors(inputs, count, where() + "inputs");
@@ -273,11 +307,17 @@ public final class TfliteModelBuilder {
         for (int i = 0; i < subgraphOffsets.length; i++) {
             subgraphOffsets[i] = SubGraph.pack(fbb, subgraphs.get(i).toSchema());
         }
+        int[] signatureOffsets = new int[signatures.size()];
+        int next = 0;
+        for (Map.Entry<String, SubgraphBuilder> e : signatures.entrySet()) {
+            signatureOffsets[next++] = SignatureDef.pack(fbb, e.getValue().signature(e.getKey()));
+        }
         int model = Model.createModel(fbb, SCHEMA_VERSION,
                 Model.createOperatorCodesVector(fbb, codeOffsets),
                 Model.createSubgraphsVector(fbb, subgraphOffsets),
                 fbb.createString(description),
-                Model.createBuffersVector(fbb, bufferOffsets), 0, 0, 0);
+                Model.createBuffersVector(fbb, bufferOffsets), 0, 0,
+                signatureOffsets.length == 0 ? 0 : Model.createSignatureDefsVector(fbb, signatureOffsets));
         Model.finishModelBuffer(fbb, model);
         return fbb.sizedByteArray();
     }
