@@ -1,7 +1,7 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.TestModels;
-import dev.tflitearena.fuzz.ModelFuzz;
+import dev.tflitearena.fuzz.CrashingMutant;
 import dev.tflitearena.fuzz.ModelMutator;
 import dev.tflitearena.isolation.Supervisor;
 import org.junit.jupiter.api.Test;
@@ -57,7 +57,7 @@ class NativeStderrTest {
     @Test
     void aCrashShowsWhatTflitePrintedBeforeIt() throws IOException {
         // A verified model whose DEQUANTIZE prepare crashes TFLite (see SupervisorTest).
-        ModelMutator.Mutant mutant = new ModelMutator(ModelFuzz.sources(TestModels.directory()), 7).mutant(509);
+        ModelMutator.Mutant mutant = CrashingMutant.of();
         Path crashing = Files.write(temp.resolve("crashing.tflite"), mutant.bytes());
 
         Cli.Result r = Cli.runJvm(Map.of(), "compare", crashing.toString(), "--xnnpack");

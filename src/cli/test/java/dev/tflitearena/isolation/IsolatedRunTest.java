@@ -1,7 +1,7 @@
 package dev.tflitearena.isolation;
 
 import dev.tflitearena.TestModels;
-import dev.tflitearena.fuzz.ModelFuzz;
+import dev.tflitearena.fuzz.CrashingMutant;
 import dev.tflitearena.fuzz.ModelMutator;
 import dev.tflitearena.isolation.IsolatedRun.Outcome;
 import org.junit.jupiter.api.Test;
@@ -19,8 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IsolatedRunTest {
     /** Found by fuzz-models --seed 7: an operator input of int8_convnet set to -1 (optional) crashes DEQUANTIZE's prepare. */
-    private static final long CRASHING_SEED = 7;
-    private static final int CRASHING_MUTANT = 509;
 
     @Test
     void aGoodModelIsOkAndATruncatedOneRefused(@TempDir Path dir) throws IOException {
@@ -35,8 +33,7 @@ class IsolatedRunTest {
 
     @Test
     void aCrashIsCountedAgainstItsModelAndTheNextGoesToANewChild(@TempDir Path dir) throws IOException {
-        ModelMutator.Mutant mutant = new ModelMutator(ModelFuzz.sources(TestModels.directory()), CRASHING_SEED)
-                .mutant(CRASHING_MUTANT);
+        ModelMutator.Mutant mutant = CrashingMutant.of();
         Path crashing = Files.write(dir.resolve("crashing.tflite"), mutant.bytes());
         Path good = TestModels.named("face_detection_short_range.tflite");
         List<IsolatedRun.Result> results = IsolatedRun.checkAll(List.of(crashing, good), IsolatedRun.Limits.DEFAULT);

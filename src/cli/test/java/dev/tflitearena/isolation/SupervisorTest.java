@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.TestModels;
 import dev.tflitearena.cli.Main;
-import dev.tflitearena.fuzz.ModelFuzz;
+import dev.tflitearena.fuzz.CrashingMutant;
 import dev.tflitearena.fuzz.ModelMutator;
 import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.MemoryProfile;
@@ -24,8 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SupervisorTest {
     /** A verified model whose DEQUANTIZE prepare crashes TFLite (see IsolatedRunTest). */
-    private static final long CRASHING_SEED = 7;
-    private static final int CRASHING_MUTANT = 509;
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -37,8 +35,7 @@ class SupervisorTest {
 
     @Test
     void aCrashInNativeCodeBecomesOneLineAndAnExitStatusAndTheReportIsKept(@TempDir Path dir) throws IOException {
-        ModelMutator.Mutant mutant = new ModelMutator(ModelFuzz.sources(TestModels.directory()), CRASHING_SEED)
-                .mutant(CRASHING_MUTANT);
+        ModelMutator.Mutant mutant = CrashingMutant.of();
         Path crashing = Files.write(dir.resolve("crashing.tflite"), mutant.bytes());
 
         assertEquals(Supervisor.EXIT_CRASHED, supervise("compare", crashing.toString()));

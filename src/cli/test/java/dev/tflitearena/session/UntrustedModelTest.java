@@ -2,7 +2,7 @@ package dev.tflitearena.session;
 
 import dev.tflitearena.TestModels;
 import dev.tflitearena.bridge.NativeException;
-import dev.tflitearena.fuzz.ModelFuzz;
+import dev.tflitearena.fuzz.CrashingMutant;
 import dev.tflitearena.fuzz.ModelMutator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,13 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class UntrustedModelTest {
     /** A verified model whose DEQUANTIZE prepare crashes TFLite (see IsolatedRunTest). */
-    private static final long CRASHING_SEED = 7;
-    private static final int CRASHING_MUTANT = 509;
 
     @Test
     void aModelThatWouldCrashTheProcessIsRefusedWithWhatHappenedInTheChild(@TempDir Path dir) throws IOException {
-        ModelMutator.Mutant mutant = new ModelMutator(ModelFuzz.sources(TestModels.directory()), CRASHING_SEED)
-                .mutant(CRASHING_MUTANT);
+        ModelMutator.Mutant mutant = CrashingMutant.of();
         Path crashing = Files.write(dir.resolve("crashing.tflite"), mutant.bytes());
         NativeException refused = assertThrows(NativeException.class, () -> TfLiteModel.loadUntrusted(crashing));
         assertTrue(refused.getMessage().startsWith(crashing + ": the isolated check found the model unsafe to load:"
