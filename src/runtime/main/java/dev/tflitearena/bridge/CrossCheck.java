@@ -98,7 +98,7 @@ public final class CrossCheck {
         }
         for (int s = 1; s < probes.length; s++) {
             if (!probes[s].prepared()) {
-                return "subgraph " + s + " is planned while the graph runs, if at all";
+                return "subgraph " + s + " was not planned when tensors were allocated";
             }
         }
         return null;
