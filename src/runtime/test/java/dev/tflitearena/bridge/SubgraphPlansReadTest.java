@@ -43,7 +43,10 @@ class SubgraphPlansReadTest {
                                              InterpreterSettings settings) {
         try (NativeModel loaded = NativeModel.fromBytes(model.get(), name)) {
             CrossCheck.Result check = CrossCheck.run(loaded, settings, 1);
-            assertEquals(invokes, check.invokes(), () -> name + ": " + check.invokedFor());
+            if (!settings.xnnpack()) {
+                // XNNPACK before 2.20 prepares every subgraph when it delegates, CALL_ONCE's init subgraph too.
+                assertEquals(invokes, check.invokes(), () -> name + ": " + check.invokedFor());
+            }
             assertEquals(subgraphs, check.comparison().subgraphs().size());
             for (SubgraphComparison c : check.comparison().subgraphs()) {
                 assertTrue(c.compared(), () -> name + ", subgraph " + c.subgraph() + ": " + c.notCompared());
