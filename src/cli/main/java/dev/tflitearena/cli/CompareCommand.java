@@ -50,20 +50,21 @@ final class CompareCommand implements Callable<Integer> {
         }
         Graph graph = result.graph();
         PlanComparison comparison = result.comparison();
-        int invokes = result.invokes();
-        output.print(() -> toJson(graph, comparison, settings, invokes),
-                out -> printText(out, graph, comparison, settings, invokes));
+        output.print(() -> toJson(graph, comparison, settings, result),
+                out -> printText(out, graph, comparison, settings, result));
         return comparison.identical() ? 0 : EXIT_DIFFERENT;
     }
 
-    private ObjectNode toJson(Graph graph, PlanComparison comparison, InterpreterSettings settings, int invokes) {
+    private ObjectNode toJson(Graph graph, PlanComparison comparison, InterpreterSettings settings,
+                              CrossCheck.Result result) {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         root.put("resolver", settings.resolverName());
         root.put("tflite_library", NativeRelease.version());
         root.put("tflite_release", graph.options().release().version());
         root.put("preserve_all_tensors", settings.preserveAllTensors());
-        root.put("invokes_before_compare", invokes);
+        root.put("invokes_before_compare", result.invokes());
+        root.put("invoked_because", result.invokedFor());
         root.put("identical", comparison.identical());
         ArrayNode subgraphs = root.putArray("subgraphs");
         for (SubgraphComparison c : comparison.subgraphs()) {
@@ -71,6 +72,8 @@ final class CompareCommand implements Callable<Integer> {
             ObjectNode s = subgraphs.addObject();
             s.put("index", c.subgraph());
             s.put("identical", c.identical());
+            s.put("compared", c.compared());
+            s.put("not_compared_because", c.notCompared());
             s.put("tensors_compared", c.tensorsCompared());
             s.put("mismatches", c.mismatches().size());
             s.put("java_arena_bytes", c.actual().arenaBytes());
@@ -78,6 +81,9 @@ final class CompareCommand implements Callable<Integer> {
             s.put("java_persistent_bytes", c.actual().persistentBytes());
             s.put("native_persistent_bytes", c.expected().persistentBytes());
             ArrayNode tensors = s.putArray("tensors");
+            if (!c.compared()) {
+                continue;
+            }
             List<Placement> nativePlacements = c.expected().placements();
             List<Placement> javaPlacements = c.actual().placements();
             for (int i = 0; i < javaPlacements.size(); i++) {
@@ -95,14 +101,19 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, Graph graph, PlanComparison comparison, InterpreterSettings settings,
-                           int invokes) {
+                           CrossCheck.Result result) {
         out.printf("%s (%s%s, TFLite %s under %s's rules)%s%n", model, settings.resolverName(),
                 settings.preserveAllTensors() ? ", preserve_all_tensors" : "", NativeRelease.version(),
                 graph.options().release(),
-                invokes == 0 ? "" : ", plans read after " + invokes + " invoke: the graph has dynamic-shape ops");
+                result.invokes() == 0 ? "" : ", plans read after " + result.invokes() + " invoke: "
+                        + result.invokedFor());
         for (SubgraphComparison c : comparison.subgraphs()) {
             Subgraph subgraph = graph.subgraphs().get(c.subgraph());
             out.printf("%nsubgraph %d%s%n", c.subgraph(), subgraph.name().isEmpty() ? "" : " (" + subgraph.name() + ")");
+            if (!c.compared()) {
+                out.printf("no native plan to compare: %s%n", c.notCompared());
+                continue;
+            }
             TextTable table = new TextTable("tensor", "arena", "bytes", "java_offset", "native_offset", "", "name")
                     .leftAlign(1).leftAlign(5).leftAlign(6);
             List<Placement> nativePlacements = c.expected().placements();
@@ -120,10 +131,18 @@ final class CompareCommand implements Callable<Integer> {
         TextTable summary = new TextTable("subgraph", "tensors", "mismatches", "java_arena", "native_arena",
                 "java_persistent", "native_persistent");
         for (SubgraphComparison c : comparison.subgraphs()) {
-            summary.add(c.subgraph(), c.tensorsCompared(), c.mismatches().size(), c.actual().arenaBytes(),
-                    c.expected().arenaBytes(), c.actual().persistentBytes(), c.expected().persistentBytes());
+            if (c.compared()) {
+                summary.add(c.subgraph(), c.tensorsCompared(), c.mismatches().size(), c.actual().arenaBytes(),
+                        c.expected().arenaBytes(), c.actual().persistentBytes(), c.expected().persistentBytes());
+            } else {
+                summary.add(c.subgraph(), "-", "-", c.actual().arenaBytes(), "no plan", c.actual().persistentBytes(),
+                        "no plan");
+            }
         }
         summary.print(out);
-        out.println(comparison.identical() ? "identical" : "DIFFERENT");
+        long notCompared = comparison.subgraphs().stream().filter(c -> !c.compared()).count();
+        out.println((comparison.identical() ? "identical" : "DIFFERENT")
+                + (notCompared == 0 ? "" : " (" + notCompared + " subgraph" + (notCompared == 1 ? "" : "s")
+                + " without a native plan, not compared)"));
     }
 }

@@ -7,16 +7,17 @@ import java.util.stream.Collectors;
  * The TFLite releases whose planner the project reproduces, each checked against its native library (the
  * JavaCPP presets 2.12.0-1.5.9 to 2.20.0-1.5.13). Like {@code preserve_all_tensors}, a release changes which
  * memory TFLite lets tensors share, so a graph carries the release it is planned for in its options. Only
- * three behaviours differ between these releases, each read from that release's source and confirmed
+ * four behaviours differ between these releases, each read from that release's source and confirmed
  * natively: how an output comes to share its input's memory, whether it still does under
- * {@code preserve_all_tensors}, and how much the arena buffer exceeds the plan.
+ * {@code preserve_all_tensors}, how much the arena buffer exceeds the plan, and what RESHAPE's prepare does
+ * with a shape it cannot read yet.
  */
 public enum TfliteRelease {
-    V2_12("2.12", Sharing.RESHAPE_OPS, true, 128),
-    V2_15("2.15", Sharing.INPLACE_OPERATOR, true, 128),
-    V2_18("2.18", Sharing.INPLACE_OPERATOR, false, 0),
-    V2_19("2.19", Sharing.INPLACE_OPERATOR, false, 0),
-    V2_20("2.20", Sharing.INPLACE_OPERATOR, false, 0);
+    V2_12("2.12", Sharing.RESHAPE_OPS, true, 128, false),
+    V2_15("2.15", Sharing.INPLACE_OPERATOR, true, 128, false),
+    V2_18("2.18", Sharing.INPLACE_OPERATOR, false, 0, false),
+    V2_19("2.19", Sharing.INPLACE_OPERATOR, false, 0, true),
+    V2_20("2.20", Sharing.INPLACE_OPERATOR, false, 0, true);
 
     public static final TfliteRelease NEWEST = V2_20;
 
@@ -39,12 +40,15 @@ public enum TfliteRelease {
     private final Sharing sharing;
     private final boolean sharingUnderPreserveAll;
     private final long arenaBufferPadding;
+    private final boolean reshapeShapeNotKnown;
 
-    TfliteRelease(String version, Sharing sharing, boolean sharingUnderPreserveAll, long arenaBufferPadding) {
+    TfliteRelease(String version, Sharing sharing, boolean sharingUnderPreserveAll, long arenaBufferPadding,
+                  boolean reshapeShapeNotKnown) {
         this.version = version;
         this.sharing = sharing;
         this.sharingUnderPreserveAll = sharingUnderPreserveAll;
         this.arenaBufferPadding = arenaBufferPadding;
+        this.reshapeShapeNotKnown = reshapeShapeNotKnown;
     }
 
     /** Major and minor version, as in "2.12". */
@@ -74,6 +78,15 @@ public enum TfliteRelease {
      */
     public long arenaBufferPadding() {
         return arenaBufferPadding;
+    }
+
+    /**
+     * Whether a RESHAPE whose shape tensor an op computes returns kTfLiteOutputShapeNotKnown from its prepare,
+     * leaving its output an arena tensor with its input's size until it runs; before, its prepare made the
+     * output dynamic. Either way TFLite stops preparing after it.
+     */
+    public boolean reshapeShapeNotKnown() {
+        return reshapeShapeNotKnown;
     }
 
     /** The release a version string names: "2.12", "2.12.0" or a presets version such as "2.12.0-1.5.9". */

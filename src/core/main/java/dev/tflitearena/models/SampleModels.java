@@ -62,6 +62,8 @@ public final class SampleModels {
         models.put("two_signatures", SampleModels::twoSignatures);
         models.put("nms", SampleModels::nonMaxSuppression);
         models.put("if_while_nested", SampleModels::ifWhileNested);
+        models.put("reshape_computed_shape", SampleModels::reshapeComputedShape);
+        models.put("while_after_where", SampleModels::whileAfterWhere);
         return models;
     }
 
@@ -201,6 +203,18 @@ public final class SampleModels {
      * each with its own arena, the body's planned when the loop is prepared.
      */
     public static byte[] whileLoop() {
+        return whileLoop(false);
+    }
+
+    /**
+     * {@link #whileLoop} behind a WHERE, whose output TFLite only sizes while it runs: the loop is prepared,
+     * and its body and condition planned, during the first invoke, and freed again at its end.
+     */
+    public static byte[] whileAfterWhere() {
+        return whileLoop(true);
+    }
+
+    private static byte[] whileLoop(boolean whereFirst) {
         Random random = new Random(3);
         TfliteModelBuilder model = new TfliteModelBuilder();
         SubgraphBuilder main = model.subgraph("main");
@@ -208,6 +222,7 @@ public final class SampleModels {
         SubgraphBuilder body = model.subgraph("body");
 
         int input = main.tensor("input", TensorType.FLOAT32, 1, 16, 16, 8);
+        int[] where = whereFirst ? where(main) : null;
         int doubled = main.tensor("doubled", TensorType.FLOAT32, 1, 16, 16, 8);
         main.operator(BuiltinOperator.ADD, 1, new int[]{input, input}, new int[]{doubled}, add());
         int counter = main.constant("zero", TensorType.INT32, new int[]{1}, TfliteModelBuilder.littleEndian(0));
@@ -220,8 +235,13 @@ public final class SampleModels {
                 TfliteModelBuilder.options(BuiltinOptions.WhileOptions, loop));
         int output = main.tensor("output", TensorType.FLOAT32, 1, 16, 16, 8);
         main.operator(BuiltinOperator.ADD, 1, new int[]{looped, input}, new int[]{output}, add());
-        main.inputs(input);
-        main.outputs(output);
+        if (whereFirst) {
+            main.inputs(input, where[0]);
+            main.outputs(output, where[1]);
+        } else {
+            main.inputs(input);
+            main.outputs(output);
+        }
         loopSubgraphs(cond, body, random, 1, 16, 16, 8);
         return model.build();
     }
@@ -401,6 +421,151 @@ public final class SampleModels {
         return model.build();
     }
 
+    /** A WHERE on a [4, 4] boolean mask, a graph input: returns the mask and the coordinates, as floats. */
+    private static int[] where(SubgraphBuilder main) {
+        int mask = main.tensor("mask", TensorType.BOOL, 4, 4);
+        int coordinates = main.tensor(TensorSpec.of("coordinates", TensorType.INT64, 0, 2).withShapeSignature(-1, 2));
+        main.operator(BuiltinOperator.WHERE, 1, new int[]{mask}, new int[]{coordinates}, null);
+        int asFloat = main.tensor(TensorSpec.of("coordinates_float", TensorType.FLOAT32, 0, 2).withShapeSignature(-1, 2));
+        main.operator(BuiltinOperator.CAST, 1, new int[]{coordinates}, new int[]{asFloat}, null);
+        return new int[]{mask, asFloat};
+    }
+
+    /**
+     * Two RESHAPEs whose new shape an ADD computes, as a converter leaves shape arithmetic in, behind a WHERE.
+     * TFLite 2.20's RESHAPE cannot size its output while it is prepared: it returns kTfLiteOutputShapeNotKnown,
+     * and TFLite stops preparing there although no tensor is dynamic. The first reshapes a graph input, which
+     * it may not share: its output is planned in the arena, then made dynamic when it runs, and keeps its
+     * bytes in the arena while it lives. The second shares its input's memory in place and stays there.
+     */
+    public static byte[] reshapeComputedShape() {
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 8, 8);
+        int[] where = where(main);
+        int square = computedShape(main, "square_shape", 8, 8);
+        int reshaped = main.tensor("reshaped", TensorType.FLOAT32, 8, 8);
+        main.operator(BuiltinOperator.RESHAPE, 1, new int[]{input, square}, new int[]{reshaped}, null);
+        int squared = main.tensor("squared", TensorType.FLOAT32, 8, 8);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{reshaped, reshaped}, new int[]{squared}, null);
+        int sum = main.tensor("sum", TensorType.FLOAT32, 8, 8);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{squared, reshaped}, new int[]{sum}, add());
+        int flat = computedShape(main, "flat_shape", 64);
+        int flattened = main.tensor("flattened", TensorType.FLOAT32, 64);
+        main.operator(BuiltinOperator.RESHAPE, 1, new int[]{sum, flat}, new int[]{flattened}, null);
+        int output = main.tensor("output", TensorType.FLOAT32, 64);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{flattened, flattened}, new int[]{output}, null);
+        main.inputs(input, where[0]);
+        main.outputs(output, where[1]);
+        return model.build();
+    }
+
+    /** An int32 shape an ADD computes from two constants, so that it is no constant to TFLite. */
+    private static int computedShape(SubgraphBuilder main, String name, int... shape) {
+        int[] dims = {shape.length};
+        int base = main.constant(name + "/base", TensorType.INT32, dims, TfliteModelBuilder.littleEndian(shape));
+        int zero = main.constant(name + "/zero", TensorType.INT32, dims,
+                TfliteModelBuilder.littleEndian(new int[shape.length]));
+        int computed = main.tensor(name, TensorType.INT32, shape.length);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{base, zero}, new int[]{computed}, add());
+        return computed;
+    }
+
+    /**
+     * Two resource variables, initialised by CALL_ONCE's init subgraph (one from a constant, one from an ADD),
+     * read, updated and written back by the main subgraph. TFLite prepares and plans the init subgraph inside
+     * CALL_ONCE's first invoke and frees its rw arena there; until then its RESOURCE tensors are dynamic, as
+     * TFLite makes every RESOURCE tensor until VAR_HANDLE is prepared. Every shape is static.
+     */
+    public static byte[] resourceVariables() {
+        Random random = new Random(21);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        SubgraphBuilder init = model.subgraph("init");
+
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 32);
+        CallOnceOptionsT callOnce = new CallOnceOptionsT();
+        callOnce.setInitSubgraphIndex(init.index());
+        main.operator(BuiltinOperator.CALL_ONCE, 1, new int[0], new int[0],
+                TfliteModelBuilder.options(BuiltinOptions.CallOnceOptions, callOnce));
+        int state = varHandle(main, "state");
+        int scale = varHandle(main, "scale");
+        int stateValue = main.tensor("state/read", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.READ_VARIABLE, 1, new int[]{state}, new int[]{stateValue}, null);
+        int scaleValue = main.tensor("scale/read", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.READ_VARIABLE, 1, new int[]{scale}, new int[]{scaleValue}, null);
+        int scaled = main.tensor("scaled", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{input, scaleValue}, new int[]{scaled}, null);
+        int updated = main.tensor("updated", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.ADD, 1, new int[]{stateValue, scaled}, new int[]{updated}, add());
+        main.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{state, updated}, new int[0], null);
+        int output = main.tensor("output", TensorType.FLOAT32, 1, 32);
+        main.operator(BuiltinOperator.MUL, 1, new int[]{updated, updated}, new int[]{output}, null);
+        main.inputs(input);
+        main.outputs(output);
+
+        int initState = varHandle(init, "state");
+        int zeros = init.constant("state/initial", TensorType.FLOAT32, new int[]{1, 32}, new byte[32 * Float.BYTES]);
+        init.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{initState, zeros}, new int[0], null);
+        int initScale = varHandle(init, "scale");
+        int base = init.constant("scale/base", TensorType.FLOAT32, new int[]{1, 32}, randomFloats(random, 32));
+        int initial = init.tensor("scale/initial", TensorType.FLOAT32, 1, 32);
+        init.operator(BuiltinOperator.ADD, 1, new int[]{base, base}, new int[]{initial}, add());
+        init.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{initScale, initial}, new int[0], null);
+        return model.build();
+    }
+
+    private static int varHandle(SubgraphBuilder subgraph, String variable) {
+        int handle = subgraph.tensor(variable + "/handle", TensorType.RESOURCE);
+        VarHandleOptionsT options = new VarHandleOptionsT();
+        options.setSharedName(variable);
+        subgraph.operator(BuiltinOperator.VAR_HANDLE, 1, new int[0], new int[]{handle},
+                TfliteModelBuilder.options(BuiltinOptions.VarHandleOptions, options));
+        return handle;
+    }
+
+    /**
+     * Two signatures on two subgraphs, "encode" on the primary and "decode" on the second: the interpreter's
+     * AllocateTensors prepares only the primary one; the second is planned when its signature runner allocates.
+     */
+    public static byte[] twoSignatures() {
+        return encoderDecoder(true);
+    }
+
+    /**
+     * {@link #twoSignatures} without its signatures: nothing runs the second subgraph, and TFLite never plans
+     * it. Not among {@link #all}: it shows {@code compare} a subgraph without a native plan.
+     */
+    public static byte[] unreachableSubgraph() {
+        return encoderDecoder(false);
+    }
+
+    private static byte[] encoderDecoder(boolean signatures) {
+        Random random = new Random(34);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder encode = model.subgraph("encode");
+        SubgraphBuilder decode = model.subgraph("decode");
+        int image = encode.tensor("image", TensorType.FLOAT32, 1, 16, 16, 4);
+        int features = convolution(encode, random, "encode/conv", image, 4, 8, 16);
+        int code = encode.tensor("code", TensorType.FLOAT32, 1, 16, 16, 8);
+        encode.operator(BuiltinOperator.ADD, 1, new int[]{features, features}, new int[]{code}, add());
+        encode.inputs(image);
+        encode.outputs(code);
+
+        int codeIn = decode.tensor("code", TensorType.FLOAT32, 1, 16, 16, 8);
+        int first = convolution(decode, random, "decode/conv_a", codeIn, 8, 8, 16);
+        int second = convolution(decode, random, "decode/conv_b", first, 8, 4, 16);
+        int reconstructed = decode.tensor("reconstructed", TensorType.FLOAT32, 1, 16, 16, 4);
+        decode.operator(BuiltinOperator.ADD, 1, new int[]{second, second}, new int[]{reconstructed}, add());
+        decode.inputs(codeIn);
+        decode.outputs(reconstructed);
+        if (signatures) {
+            model.signature("encode", encode);
+            model.signature("decode", decode);
+        }
+        return model.build();
+    }
+
     private static BuiltinOptionsUnion add() {
         AddOptionsT options = new AddOptionsT();
         options.setFusedActivationFunction(ActivationFunctionType.NONE);
@@ -535,36 +700,6 @@ public final class SampleModels {
     }
 
     /**
-     * A resource variable initialised by CALL_ONCE: the init subgraph assigns it a constant, and every invoke
-     * of the main subgraph reads it (VAR_HANDLE, READ_VARIABLE), adds the input and assigns the sum back.
-     */
-    public static byte[] resourceVariables() {
-        TfliteModelBuilder model = new TfliteModelBuilder();
-        SubgraphBuilder main = model.subgraph("main");
-        SubgraphBuilder init = model.subgraph("init");
-        int input = main.tensor("input", TensorType.FLOAT32, 1, 32);
-        CallOnceOptionsT once = new CallOnceOptionsT();
-        once.setInitSubgraphIndex(init.index());
-        main.operator(BuiltinOperator.CALL_ONCE, 1, new int[0], new int[0],
-                TfliteModelBuilder.options(BuiltinOptions.CallOnceOptions, once));
-        int handle = main.tensor("handle", TensorType.RESOURCE);
-        main.operator(BuiltinOperator.VAR_HANDLE, 1, new int[0], new int[]{handle}, varHandle("state"));
-        int value = main.tensor("value", TensorType.FLOAT32, 1, 32);
-        main.operator(BuiltinOperator.READ_VARIABLE, 1, new int[]{handle}, new int[]{value}, null);
-        int sum = main.tensor("sum", TensorType.FLOAT32, 1, 32);
-        main.operator(BuiltinOperator.ADD, 1, new int[]{input, value}, new int[]{sum}, add());
-        main.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{handle, sum}, new int[0], null);
-        main.inputs(input);
-        main.outputs(sum);
-
-        int initHandle = init.tensor("handle", TensorType.RESOURCE);
-        init.operator(BuiltinOperator.VAR_HANDLE, 1, new int[0], new int[]{initHandle}, varHandle("state"));
-        int start = init.constant("start", TensorType.FLOAT32, new int[]{1, 32}, randomFloats(new Random(55), 32));
-        init.operator(BuiltinOperator.ASSIGN_VARIABLE, 1, new int[]{initHandle, start}, new int[0], null);
-        return model.build();
-    }
-
-    /**
      * One transformer block on a [1, 8, 16] sequence: layer norm built of MEAN, SUB, MUL, ADD and RSQRT;
      * query, key and value FULLY_CONNECTED layers; BATCH_MATMUL of the query by the transposed key, scaled,
      * SOFTMAX, BATCH_MATMUL by the value; an output projection and a residual ADD.
@@ -632,40 +767,6 @@ public final class SampleModels {
         options.setKeepNumDims(true);
         main.operator(BuiltinOperator.FULLY_CONNECTED, 1, new int[]{input, weights, bias}, new int[]{output},
                 TfliteModelBuilder.options(BuiltinOptions.FullyConnectedOptions, options));
-        return output;
-    }
-
-    /**
-     * Two signatures, "encode" and "decode", each running a subgraph of its own (a FULLY_CONNECTED and an
-     * activation): the interpreter allocates only the first, the other only through its signature runner.
-     */
-    public static byte[] twoSignatures() {
-        Random random = new Random(144);
-        TfliteModelBuilder model = new TfliteModelBuilder();
-        SubgraphBuilder encode = model.subgraph("encode");
-        SubgraphBuilder decode = model.subgraph("decode");
-        int x = encode.tensor("x", TensorType.FLOAT32, 1, 32);
-        int code = layer(encode, random, "encoder", x, 32, 16, BuiltinOperator.TANH);
-        encode.inputs(x);
-        encode.outputs(code);
-        int c = decode.tensor("code", TensorType.FLOAT32, 1, 16);
-        int y = layer(decode, random, "decoder", c, 16, 32, BuiltinOperator.LOGISTIC);
-        decode.inputs(c);
-        decode.outputs(y);
-        model.signature("encode", encode);
-        model.signature("decode", decode);
-        return model.build();
-    }
-
-    private static int layer(SubgraphBuilder subgraph, Random random, String name, int input, int in, int out,
-                             int activation) {
-        int weights = subgraph.constant(name + "/weights", TensorType.FLOAT32, new int[]{out, in},
-                randomFloats(random, out * in));
-        int dense = subgraph.tensor(name + "/dense", TensorType.FLOAT32, 1, out);
-        subgraph.operator(BuiltinOperator.FULLY_CONNECTED, 1, new int[]{input, weights, -1}, new int[]{dense},
-                fullyConnected());
-        int output = subgraph.tensor(name, TensorType.FLOAT32, 1, out);
-        subgraph.operator(activation, 1, new int[]{dense}, new int[]{output}, null);
         return output;
     }
 
@@ -782,9 +883,4 @@ public final class SampleModels {
         return TfliteModelBuilder.options(BuiltinOptions.BatchMatMulOptions, options);
     }
 
-    private static BuiltinOptionsUnion varHandle(String name) {
-        VarHandleOptionsT options = new VarHandleOptionsT();
-        options.setSharedName(name);
-        return TfliteModelBuilder.options(BuiltinOptions.VarHandleOptions, options);
-    }
 }

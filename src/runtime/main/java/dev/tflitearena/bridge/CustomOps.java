@@ -1,6 +1,7 @@
 package dev.tflitearena.bridge;
 
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.tensorflowlite.Subgraph;
 import org.bytedeco.tensorflowlite.TfLiteContext;
 import org.bytedeco.tensorflowlite.TfLiteNode;
 import org.bytedeco.tensorflowlite.TfLiteRegistration;
@@ -8,9 +9,10 @@ import org.bytedeco.tensorflowlite.TfLiteRegistration;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteOk;
 
 /**
- * Registrations of the project's own kernels: TFLite custom ops whose work is all in prepare and whose invoke
- * does nothing. That invoke is one callback object for all of them, kept in a static field: JavaCPP has few
- * callback slots per class, and a collected callback would leave TFLite calling a freed thunk.
+ * Registrations of the project's own kernels: TFLite custom ops whose work is in prepare and, for some, in
+ * invoke. The invoke of those that do nothing there is one callback object for all of them, kept in a static
+ * field: JavaCPP has few callback slots per class, and a collected callback would leave TFLite calling a
+ * freed thunk.
  */
 final class CustomOps {
     static final int BUILTIN_OPERATOR_CUSTOM = 32;
@@ -21,13 +23,27 @@ final class CustomOps {
 
     /** {@code name} and {@code prepare} must outlive every interpreter using the registration. */
     static TfLiteRegistration registration(BytePointer name, TfLiteRegistration.Prepare_TfLiteContext_TfLiteNode prepare) {
+        return registration(name, prepare, INVOKE);
+    }
+
+    /** As above, with an invoke of its own, which must outlive them too. */
+    static TfLiteRegistration registration(BytePointer name, TfLiteRegistration.Prepare_TfLiteContext_TfLiteNode prepare,
+                                           TfLiteRegistration.Invoke_TfLiteContext_TfLiteNode invoke) {
         TfLiteRegistration registration = new TfLiteRegistration();
         registration.builtin_code(BUILTIN_OPERATOR_CUSTOM);
         registration.custom_name(name);
         registration.version(1);
         registration.prepare(prepare);
-        registration.invoke(INVOKE);
+        registration.invoke(invoke);
         return registration;
+    }
+
+    /** Appends a node of {@code registration} without tensors to the end of {@code subgraph}'s execution plan. */
+    static int append(Subgraph subgraph, TfLiteRegistration registration, String what) {
+        int[] nodeIndex = new int[1];
+        TfLiteStatus.check(subgraph.AddNodeWithParameters(new int[0], new int[0], new int[0], (BytePointer) null, 0,
+                null, registration, nodeIndex), what);
+        return nodeIndex[0];
     }
 
     private static final class NoOpInvoke extends TfLiteRegistration.Invoke_TfLiteContext_TfLiteNode {

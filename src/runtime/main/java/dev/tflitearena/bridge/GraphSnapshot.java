@@ -43,6 +43,11 @@ final class GraphSnapshot {
         return new Graph(new Graph.Options(NATIVE_TENSOR_ALIGNMENT, preserveAllTensors, release), subgraphs);
     }
 
+    /** One subgraph of a native interpreter, as {@link #of} copies each. */
+    static dev.tflitearena.graph.Subgraph subgraph(Subgraph source, int index) {
+        return subgraph(source, index, NativeLayer.available() ? BulkSnapshot.read(source) : perField(source));
+    }
+
     private static BulkSnapshot.Contents perField(Subgraph source) {
         List<Tensor> tensors = new ArrayList<>();
         for (int t = 0; t < source.tensors_size(); t++) {

@@ -13,6 +13,8 @@ import org.bytedeco.tensorflowlite.TfLiteTensor;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.bytedeco.tensorflowlite.global.tensorflowlite.kTfLiteArenaRw;
+
 /**
  * Reads the native planner's offsets: each arena tensor's data pointer minus the base of its arena. The
  * runtime does not expose the base; it is the lowest pointer in the arena, since SimpleMemoryArena always
@@ -36,7 +38,7 @@ final class NativePlanReader {
         return new Plan(NAME, plans);
     }
 
-    private static SubgraphPlan read(Subgraph subgraph, int index, TfliteRelease release) {
+    static SubgraphPlan read(Subgraph subgraph, int index, TfliteRelease release) {
         int count = (int) subgraph.tensors_size();
         Allocation[] kinds = new Allocation[count];
         long[] address = new long[count];
@@ -70,6 +72,24 @@ final class NativePlanReader {
         } finally {
             info.close();
         }
+    }
+
+    /**
+     * Whether the subgraph's rw arena holds no plan: a tensor the planner gives rw memory of its own has none,
+     * because TFLite has not planned the subgraph yet or has freed the arena since (ReleaseNonPersistentMemory
+     * clears every rw tensor's pointer), as WHILE does to the subgraphs it calls at the end of its invoke.
+     */
+    static boolean rwArenaEmpty(Subgraph subgraph) {
+        int count = (int) subgraph.tensors_size();
+        boolean[] planned = plannedTensors(subgraph, count);
+        for (int t = 0; t < count; t++) {
+            TfLiteTensor tensor = subgraph.tensor(t);
+            if (planned[t] && tensor.allocation_type() == kTfLiteArenaRw && tensor.bytes() > 0
+                    && NativeTensors.dataAddress(tensor) == 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -131,10 +131,8 @@ final class PlanHandover {
             handovers[s] = new PlanHandover(subgraph, s, arena, warmUp, lent == null ? List.of() : lent.get(s),
                     handovers);
             BY_CONTEXT.put(handovers[s].context, handovers[s]);
-            int[] nodeIndex = new int[1];
-            TfLiteStatus.check(subgraph.AddNodeWithParameters(new int[0], new int[0], new int[0],
-                    (BytePointer) null, 0, null, REGISTRATION, nodeIndex), "subgraph " + s + ": adding " + OP_NAME);
-            handovers[s].prepareBeforeDynamicNode(nodeIndex[0]);
+            int node = CustomOps.append(subgraph, REGISTRATION, "subgraph " + s + ": adding " + OP_NAME);
+            handovers[s].prepareBeforeDynamicNode(node);
         }
         return handovers;
     }

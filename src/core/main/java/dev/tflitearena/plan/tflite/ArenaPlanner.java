@@ -62,6 +62,15 @@ final class ArenaPlanner {
         return lifetimes;
     }
 
+    /**
+     * Gives a tensor the allocation type and size it has from now on, as a kernel's prepare or eval changes
+     * it between two ExecuteAllocations; what the arenas hold of it stays, as in TFLite.
+     */
+    void setAllocation(int tensor, Allocation kind, long size) {
+        allocation[tensor] = kind;
+        bytes[tensor] = size;
+    }
+
     void executeAllocations(int first, int last) {
         int count = collectCandidates(first, Math.min(last, Math.max(lifetimes.nodeCount(), 1) - 1));
         if (count == 0) {
