@@ -4,6 +4,7 @@ import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.nativelayer.NativeLayer;
 import dev.tflitearena.plan.Placement;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.tensorflowlite.Interpreter;
@@ -74,6 +75,7 @@ final class PlanHandover {
      * when every node is prepared when tensors are allocated. Only tensors allocated before it are handed over.
      */
     private final int firstPreparedInInvoke;
+    private final boolean handsOverSubgraph;
     /** Whether the handover goes through the native layer's batched calls. */
     private final boolean bulk = NativeLayer.available();
     /** The tensors handed over from the plan, and from the warm-up copy; set at the first prepare. */
@@ -95,6 +97,9 @@ final class PlanHandover {
                 .filter(t -> t.variable()).mapToInt(t -> t.index()).toArray();
         this.firstPreparedInInvoke = arena == null ? Integer.MAX_VALUE
                 : dynamicNode(arena.graph().subgraphs().get(subgraphIndex));
+        // In a graph with dynamic-shape ops, the subgraphs control flow calls may first be prepared during
+        // Invoke, after the plan's snapshot saw them unprepared (their temporaries unknown): they stay native.
+        this.handsOverSubgraph = arena != null && (subgraphIndex == 0 || !TflitePlanner.isDynamic(arena.graph()));
     }
 
     /**
@@ -231,7 +236,7 @@ final class PlanHandover {
     }
 
     private int handOver() {
-        if (arena != null) {
+        if (handsOverSubgraph) {
             int plannedTensors = arena.graph().subgraphs().get(subgraphIndex).tensors().size();
             if (subgraph.tensors_size() != plannedTensors) {
                 throw new NativeException("subgraph " + subgraphIndex + " has " + subgraph.tensors_size()

@@ -6,6 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -18,6 +19,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * three modes of {@code compare}: plain, with XNNPACK, with preserve_all_tensors.
  */
 class SampleModelsTest {
+    /**
+     * Samples that leave persistent bytes in TFLite's arena, and why (the README says so too): CALL_ONCE
+     * prepares its init subgraph inside the first invoke, and VAR_HANDLE makes the resource handles there
+     * persistent, which the snapshot a plan is made from saw dynamic. With XNNPACK nothing is left.
+     */
+    private static final Map<String, String> PERSISTENT_LEFT = Map.of(
+            "resource_variables", "the init subgraph's resource handles");
+
     static Stream<Arguments> samplesInEveryMode() {
         return SampleModels.all().entrySet().stream().flatMap(e -> Stream.of(
                 Arguments.of(e.getKey(), e.getValue(), InterpreterSettings.DEFAULT),
@@ -39,17 +48,22 @@ class SampleModelsTest {
             }
             DifferentialRun.Result run = DifferentialRun.run(loaded, settings, new TflitePlanner(), 3, 1, true);
             assertTrue(run.outputsIdentical(), run::firstDifference);
-            assertTrue(run.handover().tensorsHandedOver() > 0, "tensors handed over");
             // TFLite sizes the nodes after a dynamic-shape op during Invoke, and plans them in its own arenas.
             if (!TflitePlanner.isDynamic(check.graph())) {
+                assertTrue(run.handover().tensorsHandedOver() > 0, "tensors handed over");
                 // An arena with nothing in it still holds the release's padding (none from 2.18 on), per subgraph.
                 long padding = NativeRelease.loaded().arenaBufferPadding() * check.graph().subgraphs().size();
                 assertTrue(run.candidate().arenaBytes() <= padding,
                         () -> name + ": " + run.candidate().arenaBytes() + " bytes left in TFLite's arenas");
-                assertEquals(0, run.candidate().persistentBytes(), "native persistent bytes left");
-            } else {
+                if (!PERSISTENT_LEFT.containsKey(name) || settings.xnnpack()) {
+                    assertEquals(0, run.candidate().persistentBytes(), "native persistent bytes left");
+                }
+            } else if (run.handover().tensorsHandedOver() > 0) {
                 assertTrue(run.candidate().arenaBytes() < run.reference().arenaBytes(),
                         () -> name + ": the nodes prepared with the tensors were not handed over");
+            } else {
+                // A dynamic op first (while_after_where's WHERE): TFLite prepares nothing before it.
+                assertEquals(run.reference().arenaBytes(), run.candidate().arenaBytes(), name);
             }
         }
     }
