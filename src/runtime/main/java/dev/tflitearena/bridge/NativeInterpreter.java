@@ -3,6 +3,7 @@ package dev.tflitearena.bridge;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.nativelayer.NativeLayer;
+import dev.tflitearena.nativelayer.OpProfiler;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.tflite.TflitePlanner;
@@ -14,6 +15,7 @@ import org.bytedeco.tensorflowlite.Interpreter;
 import org.bytedeco.tensorflowlite.InterpreterBuilder;
 import org.bytedeco.tensorflowlite.InterpreterOptions;
 import org.bytedeco.tensorflowlite.OpResolver;
+import org.bytedeco.tensorflowlite.Profiler;
 import org.bytedeco.tensorflowlite.Subgraph;
 import org.bytedeco.tensorflowlite.TfLiteRegistration;
 import org.bytedeco.tensorflowlite.TfLiteTensor;
@@ -239,6 +241,31 @@ public final class NativeInterpreter implements AutoCloseable {
         }
         TfLiteStatus.check(status, what);
         invoked = true;
+    }
+
+    /**
+     * Has every subgraph report its node invocations to {@code profiler} from the next invoke on, or to none
+     * with null: TFLite then times nothing. The caller keeps the profiler open until it is replaced or this
+     * interpreter closes.
+     */
+    public void setProfiler(OpProfiler profiler) {
+        Interpreter live = live();
+        if (profiler != null) {
+            live.SetProfiler(new Profiler(new NativeAddress(profiler.address())));
+            return;
+        }
+        // Interpreter::SetProfiler(nullptr) frees the profiler the subgraphs report to and leaves them pointing
+        // at it: each forgets its own first.
+        for (int s = 0; s < live.subgraphs_size(); s++) {
+            live.subgraph(s).SetProfiler(null, s);
+        }
+        live.SetProfiler((Profiler) null);
+    }
+
+    /** Whether TFLite has a profiler to report to (it has none unless {@link #setProfiler} gave it one). */
+    public boolean hasProfiler() {
+        Profiler root = live().GetProfiler();
+        return root != null && !root.isNull();
     }
 
     /**

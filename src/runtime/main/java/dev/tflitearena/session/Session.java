@@ -3,6 +3,7 @@ package dev.tflitearena.session;
 import dev.tflitearena.bridge.IoTensor;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.SignatureRun;
+import dev.tflitearena.nativelayer.OpProfiler;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -25,9 +26,12 @@ import java.util.stream.IntStream;
  * its own to them ({@link #bindInput}, {@link #bindOutput}), which TFLite then reads and writes in place, or
  * reads an output where it lies ({@link #outputView}). A run may read some outputs only
  * ({@link #run(Map, Set)}). A model's signatures ({@link #signatureKeys()}) run by key, with the signature's
- * own names for its inputs and outputs ({@link #runSignature}).
+ * own names for its inputs and outputs ({@link #runSignature}). With profiling on ({@link #enableProfiling()}), each
+ * run times every node it invokes ({@link #lastRunProfile()}).
  */
 public final class Session implements AutoCloseable {
+    /** The node invocations a profiled run keeps ({@link RunProfile#dropped()} counts those past it). */
+    public static final int PROFILE_CAPACITY = 1 << 14;
     /** What takes the inputs and gives the outputs of a plain run, in messages. */
     private static final String MODEL = "the model";
     private InterpreterRecipe recipe;
@@ -40,6 +44,8 @@ public final class Session implements AutoCloseable {
     private final Map<String, Signature> signatures = new HashMap<>();
     private boolean closed;
     private final RunStats stats = new RunStats();
+    /** Null while profiling is off: the interpreter then has no profiler, and TFLite times nothing. */
+    private OpProfiler profiler;
 
     /** A signature's runner and what it takes and gives, under the signature's names. */
     private record Signature(SignatureRun run, List<TensorInfo> inputs, List<TensorInfo> outputs) {
@@ -96,8 +102,50 @@ public final class Session implements AutoCloseable {
         return stats.snapshot();
     }
 
+    /**
+     * Profiles every run from now on, as ONNX Runtime's {@code enableProfiling} does: TFLite reports each node
+     * it invokes, with its op, to a profiler of the project's native layer, which times it
+     * ({@link #lastRunProfile()}). No effect when profiling is on already.
+     *
+     * @throws IllegalStateException when the native layer is not loaded, saying why
+     */
+    public synchronized void enableProfiling() {
+        checkOpen();
+        if (profiler == null) {
+            profiler = new OpProfiler(PROFILE_CAPACITY);
+            interpreter.setProfiler(profiler);
+        }
+    }
+
+    /** Stops profiling: the interpreter has no profiler from the next run on. No effect when it is off. */
+    public synchronized void disableProfiling() {
+        checkOpen();
+        if (profiler != null) {
+            interpreter.setProfiler(null);
+            profiler.close();
+            profiler = null;
+        }
+    }
+
+    /**
+     * The nodes the last run invoked, each with its time, as that run left them (a run that failed, up to its
+     * failure); no nodes before the first profiled run.
+     *
+     * @throws IllegalStateException when profiling is off ({@link #enableProfiling()})
+     */
+    public synchronized RunProfile lastRunProfile() {
+        checkOpen();
+        if (profiler == null) {
+            throw new IllegalStateException("profiling is off: enableProfiling() before the runs to profile");
+        }
+        return RunProfile.of(profiler.events());
+    }
+
     /** Runs {@code run}, counted in {@link #metrics()}: its latency, and as a failure if it throws. */
     private Outputs timed(Supplier<Outputs> run) {
+        if (profiler != null) {
+            profiler.clear();
+        }
         long start = System.nanoTime();
         boolean succeeded = false;
         try {
@@ -342,6 +390,9 @@ public final class Session implements AutoCloseable {
         outputs = IntStream.range(0, outputTensors.size())
                 .mapToObj(i -> TensorInfo.of(i, outputTensors.get(i))).toList();
         signatures.clear();
+        if (profiler != null) {
+            built.setProfiler(profiler);
+        }
     }
 
     private static String signatureName(String key) {
@@ -454,6 +505,9 @@ public final class Session implements AutoCloseable {
         if (!closed) {
             closed = true;
             interpreter.close();
+            if (profiler != null) {
+                profiler.close();
+            }
         }
     }
 }
