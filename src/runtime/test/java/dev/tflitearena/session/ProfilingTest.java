@@ -56,7 +56,7 @@ class ProfilingTest {
 
     @Test
     void aSignatureRunIsProfiledInItsSubgraph() {
-        try (TfLiteModel model = TfLiteModel.load(SampleModels.twoSignatures());
+        try (TfLiteModel model = TfLiteModel.load(SampleModels.addAndMultiplySignatures());
              Session session = model.newSession(SessionOptions.DEFAULT)) {
             session.enableProfiling();
             session.runSignature("multiply", Map.of("a", new float[]{1, 2, 3, 4}, "b", new float[]{2, 2, 2, 2}));
