@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * Buffer sets in MiniMalloc's CSV format: a header {@code id,lower,upper,size}, then one buffer a line, live
  * over the half-open time interval [lower, upper). Times are renumbered to the steps where something starts
- * or ends, which keeps every overlap and makes the steps few.
+ * or ends, which keeps every overlap and makes the steps few; the set's clock keeps the times, so that a
+ * buffer's width is still its time live.
  */
 public final class MinimallocCsv {
     private MinimallocCsv() {
@@ -71,6 +72,9 @@ public final class MinimallocCsv {
             int end = Arrays.binarySearch(steps, row[2]);
             buffers.add(new BufferSet.Buffer((int) row[0], row[3], first, end - 1));
         }
-        return new BufferSet(buffers, Math.max(steps.length - 1, 1), 1);
+        if (steps.length < 2) {
+            return new BufferSet(buffers, 1, 1);
+        }
+        return new BufferSet(buffers, steps.length - 1, 1, Arrays.stream(steps).boxed().toList());
     }
 }
