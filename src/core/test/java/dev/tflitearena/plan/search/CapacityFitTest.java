@@ -21,11 +21,14 @@ class CapacityFitTest {
     private static final Path INSTANCES = Path.of("tests/data/minimalloc");
     private static final OptimalPlacer PLACER = new OptimalPlacer(Duration.ofSeconds(20));
 
-    /** Size, first step, last step: largest first needs 9, the optimum is 8 with the long 3 at the bottom. */
-    private static final BufferSet GREEDY_MISSES = set(3, 1, new long[] {4, 2, 2}, new long[] {3, 0, 1},
+    /**
+     * Size, first step, last step. Largest first: the 4 and the first 3 at 0, the second 3 above the 4, the 2
+     * above everything: 9. The optimum, 8, puts the long 3 at the bottom.
+     */
+    static final BufferSet GREEDY_MISSES = set(3, 1, new long[] {4, 2, 2}, new long[] {3, 0, 1},
             new long[] {3, 0, 2}, new long[] {2, 1, 1});
 
-    private static BufferSet set(int steps, int alignment, long[]... buffers) {
+    static BufferSet set(int steps, int alignment, long[]... buffers) {
         List<BufferSet.Buffer> list = new ArrayList<>();
         for (long[] b : buffers) {
             list.add(new BufferSet.Buffer(list.size(), b[0], (int) b[1], (int) b[2]));
