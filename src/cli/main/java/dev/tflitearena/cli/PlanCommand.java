@@ -56,7 +56,8 @@ final class PlanCommand implements Callable<Integer> {
     String planner;
 
     @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long 'optimal' may search (default: ${DEFAULT-VALUE}).")
+            description = "How long 'optimal' may search, and the search of --capacity and --budget "
+                    + "(default: ${DEFAULT-VALUE}).")
     double timeLimit;
 
     @Option(names = "--capacity", paramLabel = "BYTES", description = "For a buffer set (.csv), with --planner "
