@@ -30,7 +30,7 @@ import java.util.function.Supplier;
                 ComparePlannersCommand.class, ReportCommand.class, SnapshotCommand.class, InspectCommand.class,
                 BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
                 RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class, PlanGroupCommand.class,
-                RunGroupCommand.class})
+                RunGroupCommand.class, FuzzSolverCommand.class})
 public final class Main {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;
@@ -40,7 +40,8 @@ public final class Main {
      * they do themselves (fuzz-models, releases, bench). Every other command runs in a child JVM that a crash in
      * native code cannot take this one down with ({@link Supervisor}).
      */
-    private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "releases", "bench");
+    private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "releases", "bench",
+            "fuzz-solver");
     /** JVM options of a command's child: {@code memory} takes the JVM's own mallocs out of the native heap. */
     private static final Map<String, List<String>> CHILD_OPTIONS = Map.of("memory", List.of(JvmMalloc.OPTION));
     /** Set (to anything) to run every command in this JVM: where no child JVM can start, say under qemu-user. */

@@ -31,6 +31,8 @@ import dev.tflitearena.plan.render.AsciiRenderer;
 import dev.tflitearena.plan.render.PlanPicture;
 import dev.tflitearena.plan.render.SvgRenderer;
 import dev.tflitearena.plan.render.TflmPrintout;
+import dev.tflitearena.plan.search.OptimalPlacer;
+import dev.tflitearena.plan.search.WithinBudget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -41,6 +43,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -66,8 +69,23 @@ final class PlanCommand implements Callable<Integer> {
     String planner;
 
     @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long 'optimal' may search (default: ${DEFAULT-VALUE}).")
+            description = "How long 'optimal' may search, and the search of --capacity and --budget "
+                    + "(default: ${DEFAULT-VALUE}).")
     double timeLimit;
+
+    @Option(names = "--capacity", paramLabel = "BYTES", description = "For a buffer set (.csv), with --planner "
+            + "optimal: only whether it fits in BYTES. Prints the plan when it does, the proof when it cannot (the "
+            + "lower bound over BYTES, or the exact search run to its end), or that --time-limit ran out first; "
+            + "exit status 0 when it fits, 1 when not.")
+    Long capacity;
+
+    @Option(names = "--budget", paramLabel = "BYTES", description = "For a model or graph: a plan whose rw arena "
+            + "is within BYTES in every subgraph, under the rules in force (--release-inputs, --order). The "
+            + "planner goes first; over the budget, the exact search looks for one within --time-limit. Prints "
+            + "the plan, or why there is none: the lower bound over the budget with the node at the peak and "
+            + "the tensors live there, or the search's proof; or that time ran out. Exit status 0 when within, "
+            + "1 when not.")
+    Long budget;
 
     @Option(names = "--svg", paramLabel = "FILE", description = "Also draw the plan as an SVG picture in FILE, "
             + "whose directory must exist.")
@@ -117,6 +135,13 @@ final class PlanCommand implements Callable<Integer> {
         if (svg != null) {
             WritablePath.checkFile(svg);
         }
+        if ((capacity != null && capacity < 0) || (budget != null && budget < 0)) {
+            throw new IllegalArgumentException("--capacity and --budget take a number of bytes, not negative");
+        }
+        if ((capacity != null || budget != null) && (exportBuffers != null || svg != null || ascii)) {
+            throw new IllegalArgumentException("--capacity and --budget do not go with --export-buffers, --svg or "
+                    + "--ascii");
+        }
         if (subgraph != null && exportBuffers == null) {
             throw new IllegalArgumentException("--subgraph is for --export-buffers");
         }
@@ -128,6 +153,7 @@ final class PlanCommand implements Callable<Integer> {
         }
         if (exportBuffers != null) {
             exportBuffers(subgraph == null ? 0 : subgraph);
+            return 0;
         } else if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV) == Kind.BUFFER_CSV) {
             if (planFile.given()) {
                 throw new IllegalArgumentException("--plan places a model's tensors; " + input
@@ -136,14 +162,21 @@ final class PlanCommand implements Callable<Integer> {
             if (order.value() != Order.MODEL) {
                 throw new IllegalArgumentException(input + ": --order applies to a graph's ops; a buffer set has none");
             }
-            planBuffers();
+            if (budget != null) {
+                throw new IllegalArgumentException("--budget is for a model or graph; for a buffer set give "
+                        + "--capacity BYTES with --planner optimal");
+            }
+            return capacity != null ? fitBuffers(capacity) : planBuffers();
         } else {
-            planGraph();
+            if (capacity != null) {
+                throw new IllegalArgumentException("--capacity is for a buffer set (.csv); for a model or graph "
+                        + "give --budget BYTES");
+            }
+            return budget != null ? planWithinBudget(budget) : planGraph();
         }
-        return 0;
     }
 
-    private void planGraph() throws IOException {
+    private int planGraph() throws IOException {
         Planner strategy = planFile.given() ? planFile.read() : strategy();
         OrderedGraph read = readGraph();
         Graph graph = read.graph();
@@ -166,6 +199,84 @@ final class PlanCommand implements Callable<Integer> {
                 printText(out, graph, plan);
             }
         });
+        return 0;
+    }
+
+    private int planWithinBudget(long budget) throws IOException {
+        Planner strategy = planFile.given() ? planFile.read() : strategy();
+        OrderedGraph read = readGraph();
+        Graph graph = read.graph();
+        List<WithinBudget.Outcome> outcomes = graph.subgraphs().stream()
+                .map(s -> WithinBudget.of(s, graph.options(), strategy, budget, seconds(timeLimit))).toList();
+        boolean within = outcomes.stream().allMatch(o -> o.verdict() == WithinBudget.Verdict.FITS);
+        // Named for the search when it placed any subgraph.
+        String name = outcomes.stream().anyMatch(WithinBudget.Outcome::searched) ? OptimalPlacer.NAME : strategy.name();
+        Plan plan = within ? new Plan(name, outcomes.stream().map(WithinBudget.Outcome::plan).toList()) : null;
+        if (plan != null) {
+            PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
+        }
+        output.print(() -> {
+            ObjectNode root = plan != null ? toJson(graph, plan) : Json.object();
+            root.put("budget_bytes", budget);
+            root.put("within_budget", within);
+            ArrayNode list = root.putArray("budget");
+            for (WithinBudget.Outcome o : outcomes) {
+                budgetJson(list.addObject(), graph.subgraphs().get(o.subgraph()), o);
+            }
+            return root;
+        }, out -> {
+            if (read.ordered() != null) {
+                out.println(read.ordered().summary());
+            }
+            for (WithinBudget.Outcome o : outcomes) {
+                printBudget(out, graph.subgraphs().get(o.subgraph()), budget, o);
+            }
+            if (plan != null) {
+                out.println();
+                printText(out, graph, plan);
+            }
+        });
+        return within ? 0 : CompareCommand.EXIT_DIFFERENT;
+    }
+
+    private static void budgetJson(ObjectNode j, Subgraph subgraph, WithinBudget.Outcome o) {
+        j.put("subgraph", o.subgraph());
+        j.put("verdict", o.verdict().name().toLowerCase());
+        j.put("searched", o.searched());
+        j.put("search_millis", o.millis());
+        j.put("lower_bound_bytes", o.lowerBound());
+        if (o.plan() != null) {
+            j.put("arena_bytes", o.plan().arenaBytes());
+        }
+        j.put("peak_node", o.peak().step());
+        ArrayNode live = j.putArray("peak_tensors");
+        for (BufferSet.Buffer b : o.peak().live()) {
+            ObjectNode t = live.addObject();
+            t.put("index", b.id());
+            t.put("name", subgraph.tensor(b.id()).name());
+            t.put("bytes", b.size());
+        }
+    }
+
+    private static void printBudget(PrintWriter out, Subgraph subgraph, long budget, WithinBudget.Outcome o) {
+        String head = "subgraph " + o.subgraph() + ": ";
+        switch (o.verdict()) {
+            case FITS -> out.printf("%swithin the budget of %d bytes: arena %d bytes%s%n", head, budget,
+                    o.plan().arenaBytes(), o.searched() ? ", found by the exact search in " + o.millis() + " ms" : "");
+            case BOUND_OVER_BUDGET -> {
+                out.printf("%sno plan within %d bytes: the lower bound is %d bytes, live together at node %d:%n",
+                        head, budget, o.lowerBound(), o.peak().step());
+                TextTable table = new TextTable("tensor", "bytes", "name").leftAlign(2);
+                for (BufferSet.Buffer b : o.peak().live()) {
+                    table.add(b.id(), b.size(), subgraph.tensor(b.id()).name());
+                }
+                table.print(out);
+            }
+            case DOES_NOT_FIT -> out.printf("%sno plan within %d bytes: the exact search proved it in %d ms "
+                    + "(lower bound %d bytes)%n", head, budget, o.millis(), o.lowerBound());
+            case TIMED_OUT -> out.printf("%sno plan within %d bytes found in %d ms, nor proved impossible (lower "
+                    + "bound %d bytes); a longer --time-limit may settle it%n", head, budget, o.millis(), o.lowerBound());
+        }
     }
 
     /**
@@ -268,7 +379,7 @@ final class PlanCommand implements Callable<Integer> {
         return root;
     }
 
-    private void planBuffers() throws IOException {
+    private int planBuffers() throws IOException {
         releaseInputs.refuseForBuffers();
         Placer named = Planners.placerByName(planner, seconds(timeLimit));
         MinimallocCsv.Read read = MinimallocCsv.readWithOffline(input);
@@ -293,6 +404,48 @@ final class PlanCommand implements Callable<Integer> {
                         printText(out, buffers, placer.name(), solution);
                     }
                 });
+        return 0;
+    }
+
+    private int fitBuffers(long capacity) throws IOException {
+        releaseInputs.refuseForBuffers();
+        if (!planner.equals(OptimalPlacer.NAME)) {
+            throw new IllegalArgumentException("--capacity asks the exact search: give --planner " + OptimalPlacer.NAME);
+        }
+        BufferSet buffers = MinimallocCsv.read(input);
+        OptimalPlacer.Fit fit = new OptimalPlacer(seconds(timeLimit)).fit(buffers, capacity);
+        Placer.Solution solution = fit.offsets() == null ? null : new Placer.Solution(fit.offsets(), false);
+        if (solution != null) {
+            buffers.validate(solution.offsets());
+        }
+        BufferSet.Peak peak = buffers.peak();
+        output.print(() -> {
+            ObjectNode root = solution != null ? toJson(buffers, OptimalPlacer.NAME, solution) : Json.object();
+            root.put("input", input.toString());
+            root.put("capacity_bytes", capacity);
+            root.put("verdict", fit.verdict().name().toLowerCase());
+            root.put("millis", fit.millis());
+            root.put("lower_bound_bytes", peak.bytes());
+            return root;
+        }, out -> {
+            switch (fit.verdict()) {
+                case FITS -> out.printf("%s: fits in %d bytes (arena %d), found in %d ms%n", input, capacity,
+                        buffers.arenaBytes(solution.offsets()), fit.millis());
+                case DOES_NOT_FIT -> out.printf("%s: does not fit in %d bytes: %s%n", input, capacity,
+                        peak.bytes() > capacity ? "the lower bound is " + peak.bytes() + " bytes, " + peak.live().size()
+                                + " buffers live together at " + (buffers.clock() == null ? "step " + peak.step()
+                                : "time " + buffers.clock().get(peak.step()))
+                                : "the exact search proved it in " + fit.millis() + " ms (lower bound " + peak.bytes()
+                                + " bytes)");
+                case TIMED_OUT -> out.printf("%s: no placement within %d bytes found in %d ms, nor proved impossible "
+                        + "(lower bound %d bytes); a longer --time-limit may settle it%n", input, capacity, fit.millis(),
+                        peak.bytes());
+            }
+            if (solution != null) {
+                printText(out, buffers, OptimalPlacer.NAME, solution);
+            }
+        });
+        return fit.verdict() == OptimalPlacer.Verdict.FITS ? 0 : CompareCommand.EXIT_DIFFERENT;
     }
 
     /** Writes the SVG if asked for, and prints the plan with the terminal picture if asked for and the SVG's file. */

@@ -16,8 +16,13 @@ import java.util.List;
  * time steps, to be given offsets (multiples of {@code alignment}) so that no two buffers live at the same
  * step share a byte, with the highest end as low as possible. From a subgraph it is the rw arena under
  * TFLite's lifetimes, one buffer per tensor that owns memory (in-place aliases ride on their root).
+ *
+ * <p>{@code clock}, when not null, says how long each step lasts in the source's own time: the time each step
+ * starts at, then the end of the last (steps + 1 values, rising), as a MiniMalloc CSV's times renumbered to
+ * steps keep them. The placement does not depend on it; only the exact search's preorders do (a buffer's
+ * width is a time, not a count of steps).
  */
-public record BufferSet(List<Buffer> buffers, int steps, int alignment) {
+public record BufferSet(List<Buffer> buffers, int steps, int alignment, List<Long> clock) {
 
     /** One buffer: {@code id} names it to the caller (a tensor index, a CSV id); steps first..last inclusive. */
     public record Buffer(int id, long size, int first, int last) {
@@ -26,8 +31,19 @@ public record BufferSet(List<Buffer> buffers, int steps, int alignment) {
         }
     }
 
+    public BufferSet(List<Buffer> buffers, int steps, int alignment) {
+        this(buffers, steps, alignment, null);
+    }
+
     public BufferSet {
         buffers = List.copyOf(buffers);
+        if (clock != null) {
+            clock = List.copyOf(clock);
+            if (clock.size() != steps + 1) {
+                throw new IllegalArgumentException("a clock of " + steps + " steps needs " + (steps + 1)
+                        + " times, got " + clock.size());
+            }
+        }
         if (alignment < 1) {
             throw new IllegalArgumentException("alignment must be at least 1, got " + alignment);
         }
@@ -37,6 +53,11 @@ public record BufferSet(List<Buffer> buffers, int steps, int alignment) {
                         + b.first + ".." + b.last + ", outside 0.." + (steps - 1));
             }
         }
+    }
+
+    /** How long b is live in the source's time: its steps, or with a clock the time from its first to its end. */
+    public long duration(Buffer b) {
+        return clock == null ? b.last - b.first + 1 : clock.get(b.last + 1) - clock.get(b.first);
     }
 
     /** The rw arena of a subgraph: tensors that TFLite would give memory of their own, by tensor index. */

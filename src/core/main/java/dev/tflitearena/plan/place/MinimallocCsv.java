@@ -17,8 +17,9 @@ import java.util.TreeMap;
 /**
  * Buffer sets in MiniMalloc's CSV format: a header {@code id,lower,upper,size}, then one buffer a line, live
  * over the half-open time interval [lower, upper). Times are renumbered to the steps where something starts
- * or ends, which keeps every overlap and makes the steps few. A fifth column {@code offline} gives a
- * buffer's offline-planned offset for TFLM's GreedyMemoryPlanner, -1 for none.
+ * or ends, which keeps every overlap and makes the steps few; the set's clock keeps the times, so that a
+ * buffer's width is still its time live. A fifth column {@code offline} gives a buffer's offline-planned offset
+ * for TFLM's GreedyMemoryPlanner, -1 for none.
  */
 public final class MinimallocCsv {
     public static final String HEADER_WITH_OFFLINE = MinimallocProblem.HEADER + ",offline";
@@ -114,6 +115,9 @@ public final class MinimallocCsv {
             int end = Arrays.binarySearch(steps, row[2]);
             buffers.add(new BufferSet.Buffer((int) row[0], row[3], first, end - 1));
         }
-        return new Read(new BufferSet(buffers, Math.max(steps.length - 1, 1), 1), offline);
+        if (steps.length < 2) {
+            return new Read(new BufferSet(buffers, 1, 1), offline);
+        }
+        return new Read(new BufferSet(buffers, steps.length - 1, 1, Arrays.stream(steps).boxed().toList()), offline);
     }
 }

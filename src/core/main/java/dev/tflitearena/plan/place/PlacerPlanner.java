@@ -35,6 +35,15 @@ public final class PlacerPlanner implements Planner {
         BufferSet buffers = BufferSet.of(lifetimes, options.tensorAlignment());
         SubgraphPlan tflite = new TflitePlanner().plan(subgraph, options);
         Placer.Solution solution = placer.place(buffers, rwOffsets(tflite, buffers));
+        return withPlacement(subgraph, tflite, buffers, solution);
+    }
+
+    /**
+     * TFLite's plan of the subgraph with the rw buffers of {@code buffers} (the subgraph's, by tensor index) at
+     * the solution's offsets, validated first.
+     */
+    public static SubgraphPlan withPlacement(Subgraph subgraph, SubgraphPlan tflite, BufferSet buffers,
+                                             Placer.Solution solution) {
         long[] placed = solution.offsets();
         buffers.validate(placed);
         long[] offset = new long[subgraph.tensors().size()];

@@ -41,6 +41,17 @@ public final class OptimalPlacer implements Placer {
                          long millis) {
     }
 
+    /** What a feasibility search ends with. */
+    public enum Verdict { FITS, DOES_NOT_FIT, TIMED_OUT }
+
+    /**
+     * @param verdict whether the buffers fit in the capacity, cannot, or time ran out first
+     * @param offsets per buffer of the set when they fit, else null
+     * @param millis  the time taken
+     */
+    public record Fit(Verdict verdict, long[] offsets, long millis) {
+    }
+
     public OptimalPlacer(Duration timeLimit) {
         this.timeLimit = timeLimit;
     }
@@ -92,6 +103,46 @@ public final class OptimalPlacer implements Placer {
         }
         return new Result(descent.best, descent.upper, Math.min(descent.lower, descent.upper),
                 descent.lower >= descent.upper, descent.timedOut, (System.nanoTime() - begin) / 1_000_000);
+    }
+
+    /**
+     * Whether {@code buffers} fit in {@code capacity} bytes, as MiniMalloc answers it: the capacity search in
+     * each order in turn, every round with twice the node budget of the last, until one order ends, in a fit
+     * or a proof that none exists, or the time limit.
+     */
+    public Fit fit(BufferSet buffers, long capacity) {
+        long begin = System.nanoTime();
+        long deadline = begin + timeLimit.toNanos();
+        long[] greedy = GreedyFit.place(buffers, GreedyOrder.bySizeDescending(buffers), GreedyFit.Rule.SMALLEST_GAP);
+        Verdict verdict;
+        long[] offsets = null;
+        if (buffers.arenaBytes(greedy) <= capacity) {
+            verdict = Verdict.FITS;
+            offsets = greedy;
+        } else if (buffers.lowerBound() > capacity || TimeSections.overlaps(buffers) > MAX_OVERLAPS
+                || capacity >= Long.MAX_VALUE / (buffers.buffers().size() + 1)) {
+            verdict = buffers.lowerBound() > capacity ? Verdict.DOES_NOT_FIT : Verdict.TIMED_OUT;
+        } else {
+            TimeSections sections = TimeSections.of(buffers);
+            CapacitySearch search = new CapacitySearch(sections);
+            List<SearchOrder> orders = SearchOrder.all(sections);
+            CapacitySearch.Outcome outcome = CapacitySearch.Outcome.GAVE_UP;
+            for (long limit = 2L * sections.buffers(); outcome == CapacitySearch.Outcome.GAVE_UP
+                    && System.nanoTime() - deadline < 0; limit *= 2) {
+                for (int i = 0; i < orders.size() && outcome == CapacitySearch.Outcome.GAVE_UP; i++) {
+                    outcome = search.run(capacity, orders.get(i), limit, deadline);
+                }
+            }
+            verdict = switch (outcome) {
+                case FITS -> Verdict.FITS;
+                case DOES_NOT_FIT -> Verdict.DOES_NOT_FIT;
+                case GAVE_UP -> Verdict.TIMED_OUT;
+            };
+            if (verdict == Verdict.FITS) {
+                offsets = sections.toSetOrder(search.solution());
+            }
+        }
+        return new Fit(verdict, offsets, (System.nanoTime() - begin) / 1_000_000);
     }
 
     /** The state of one descent: the best placement and its arena, the proven bound. */

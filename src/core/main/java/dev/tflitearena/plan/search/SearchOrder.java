@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * An order in which {@link CapacitySearch} breaks ties between buffers that could go equally low: MiniMalloc's
  * preorders, built from a buffer's total (the unplaced bytes of its fullest section, as they stand when a part
- * of the problem is cut off to be solved alone), its width (steps live) and its area (bytes times width), each
+ * of the problem is cut off to be solved alone), its width (time live, in the source's clock: steps renumbered
+ * from times would rank widths wrongly) and its area (bytes times width), each
  * largest first, then set order. A search stuck in one order often flies in another, so they take turns.
  */
 final class SearchOrder {
@@ -28,7 +29,7 @@ final class SearchOrder {
         long[] area = new long[n];
         for (int b = 0; b < n; b++) {
             BufferSet.Buffer buffer = sections.set.buffers().get(sections.index[b]);
-            width[b] = buffer.last() - buffer.first() + 1;
+            width[b] = sections.set.duration(buffer);
             area[b] = width[b] * sections.size[b];
         }
         // Filled in by each sort, so the three can share it.

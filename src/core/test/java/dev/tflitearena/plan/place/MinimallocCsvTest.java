@@ -28,6 +28,14 @@ public class MinimallocCsvTest {
     }
 
     @Test
+    void stepsAreRenumberedButEachBufferKeepsItsTimeLive() {
+        BufferSet set = MinimallocCsv.parse(List.of("id,lower,upper,size", "0,0,1000,4", "1,1000,1001,4",
+                "2,5,15,2"));
+        assertEquals(4, set.steps(), "the times 0, 5, 15, 1000 and 1001 bound four steps");
+        assertEquals(List.of(1000L, 1L, 10L), set.buffers().stream().map(set::duration).toList());
+    }
+
+    @Test
     void malformedLinesAreRefusedWithTheirLineNumber() {
         assertThrows(InvalidPlanException.class, () -> MinimallocCsv.parse(List.of("a,b,c")));
         assertEquals("line 2: expected 4 fields, got 3",

@@ -29,19 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class OptimalPlacerTest {
     private static final OptimalPlacer PLACER = new OptimalPlacer(Duration.ofSeconds(5));
-    /**
-     * Size, first step, last step. Largest first: the 4 and the first 3 at 0, the second 3 above the 4, the 2
-     * above everything: 9. The optimum, 8, puts the long 3 at the bottom.
-     */
-    private static final BufferSet GREEDY_MISSES = set(3, 1, new long[] {4, 2, 2}, new long[] {3, 0, 1},
-            new long[] {3, 0, 2}, new long[] {2, 1, 1});
+    private static final BufferSet GREEDY_MISSES = CapacityFitTest.GREEDY_MISSES;
 
     private static BufferSet set(int steps, int alignment, long[]... buffers) {
-        List<BufferSet.Buffer> list = new ArrayList<>();
-        for (long[] b : buffers) {
-            list.add(new BufferSet.Buffer(list.size(), b[0], (int) b[1], (int) b[2]));
-        }
-        return new BufferSet(list, steps, alignment);
+        return CapacityFitTest.set(steps, alignment, buffers);
     }
 
     private static OptimalPlacer.Result solve(OptimalPlacer placer, BufferSet buffers) {
