@@ -130,7 +130,9 @@ final class PlanHandover {
                     + " subgraphs, the interpreter has " + count + ": it was made for another model");
         }
         PlanHandover[] handovers = new PlanHandover[count];
-        List<List<LentTensors.Lent>> lent = arena == null ? null : LentTensors.read(interpreter);
+        // Reading the nodes natively costs JNI crossings per node: only graphs with control flow have lent tensors.
+        List<List<LentTensors.Lent>> lent = arena == null || !LentTensors.any(arena.graph()) ? null
+                : LentTensors.read(interpreter);
         for (int s = 0; s < count; s++) {
             Subgraph subgraph = interpreter.subgraph(s);
             handovers[s] = new PlanHandover(subgraph, s, arena, warmUp, lent == null ? List.of() : lent.get(s),
