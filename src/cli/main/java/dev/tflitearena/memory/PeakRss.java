@@ -22,10 +22,9 @@ final class PeakRss {
 
     /** The peak so far. */
     long read() {
-        if (kernelMark) {
-            return ProcessMemory.peakBytes();
-        }
-        sampled = Math.max(sampled, ProcessMemory.residentBytes());
+        // VmHWM reads as the larger of the kernel's recorded mark and the current RSS, and the kernel records its
+        // mark lazily: once RSS has fallen, a later read can be lower than an earlier one (seen in a test).
+        sampled = Math.max(sampled, kernelMark ? ProcessMemory.peakBytes() : ProcessMemory.residentBytes());
         return sampled;
     }
 

@@ -68,9 +68,8 @@ class MemoryCommandTest {
     }
 
     private static long outsideJvm(JsonNode sample) {
-        assertTrue(sample.get("jvm_malloc_bytes").isNumber(), sample.toString());
-        return sample.get("heap_in_use_bytes").asLong() + sample.get("heap_mapped_bytes").asLong()
-                - sample.get("jvm_malloc_bytes").asLong();
+        assertTrue(sample.get("heap_outside_jvm_bytes").isNumber(), sample.toString());
+        return sample.get("heap_outside_jvm_bytes").asLong();
     }
 
     @Test
