@@ -26,7 +26,7 @@ final class ArenaPlanner {
     private final Allocation[] allocation;
     private final long[] bytes;
     private final SimpleMemoryArena arena;
-    private final SimpleMemoryArena persistentArena;
+    private final PersistentArena persistentArena;
     /** One allocation record per tensor, by index. */
     private final ArenaAllocs records;
     private final GnuUnorderedIntSet filed = new GnuUnorderedIntSet();
@@ -47,8 +47,8 @@ final class ArenaPlanner {
             allocation[t] = tensor.allocation();
             bytes[t] = tensor.bytes();
         }
-        arena = new SimpleMemoryArena(tensors);
-        persistentArena = new SimpleMemoryArena();
+        arena = new SimpleMemoryArena(tensors, lifetimes.nodeCount());
+        persistentArena = new PersistentArena();
         records = new ArenaAllocs(tensors);
         records.count = tensors;
         for (int t = 0; t < tensors; t++) {
@@ -96,7 +96,7 @@ final class ArenaPlanner {
                 records.set(t, arena.allocate(alignment, bytes[t], allocNode, deallocNode), bytes[t], allocNode,
                         deallocNode);
             } else if (records.size[t] == 0) {
-                records.set(t, persistentArena.allocate(alignment, bytes[t], allocNode, Lifetimes.NOT_ASSIGNED),
+                records.set(t, persistentArena.allocate(alignment, bytes[t]),
                         bytes[t], allocNode, Lifetimes.NOT_ASSIGNED);
             }
         }

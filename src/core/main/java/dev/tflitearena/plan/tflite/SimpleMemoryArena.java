@@ -8,15 +8,25 @@ package dev.tflitearena.plan.tflite;
  */
 public final class SimpleMemoryArena {
     private final ArenaAllocs active;
+    /** The active list by stretch of nodes; null for an arena of no nodes. */
+    private final LiveByStretch byStretch;
+    /** Whether {@link #byStretch} holds every active allocation: it cannot file one that starts at no node. */
+    private boolean filedByStretch;
+    /** The offsets and ends of the allocations that overlap the one being placed, in offset order. */
+    private long[] overlapOffsets;
+    private long[] overlapEnds;
     private long highWaterMark;
 
-    SimpleMemoryArena() {
-        this(16);
-    }
-
-    /** An arena whose active list holds {@code capacity} allocations before it has to grow. */
-    SimpleMemoryArena(int capacity) {
+    /**
+     * An arena whose active list holds {@code capacity} allocations before it has to grow, filed by stretch
+     * of nodes (see {@link LiveByStretch}) over {@code nodes} nodes when that is more than 0.
+     */
+    SimpleMemoryArena(int capacity, int nodes) {
         active = new ArenaAllocs(capacity);
+        byStretch = nodes > 0 ? new LiveByStretch(nodes, capacity) : null;
+        filedByStretch = byStretch != null;
+        overlapOffsets = new long[capacity];
+        overlapEnds = new long[capacity];
     }
 
     /** Places {@code size} bytes live from node {@code first} to {@code last} inclusive; returns the offset. */
@@ -24,18 +34,20 @@ public final class SimpleMemoryArena {
         if (size == 0) {
             return 0;
         }
-        long[] offsets = active.offset;
-        long[] sizes = active.size;
-        int[] firsts = active.first;
-        int[] lasts = active.last;
+        if (overlapOffsets.length < active.count) {
+            overlapOffsets = new long[active.offset.length];
+            overlapEnds = new long[active.offset.length];
+        }
+        int overlaps = filedByStretch && byStretch.covers(first)
+                ? byStretch.overlapping(first, last, active.count, overlapOffsets, overlapEnds) : -1;
+        if (overlaps < 0) {
+            overlaps = scanOverlapping(first, last);
+        }
         long best = -1;
         long bestFit = Long.MAX_VALUE;
         long current = 0;
-        for (int i = 0; i < active.count; i++) {
-            if (lasts[i] < first || firsts[i] > last) {
-                continue;
-            }
-            long offset = offsets[i];
+        for (int i = 0; i < overlaps; i++) {
+            long offset = overlapOffsets[i];
             // Aligning only moves the start up: a gap too small before aligning needs no division to reject.
             if (current + size <= offset) {
                 long aligned = alignUp(current, alignment);
@@ -48,12 +60,50 @@ public final class SimpleMemoryArena {
                     }
                 }
             }
-            current = Math.max(current, offset + sizes[i]);
+            current = Math.max(current, overlapEnds[i]);
         }
         long offset = best >= 0 ? best : alignUp(current, alignment);
         highWaterMark = Math.max(highWaterMark, offset + size);
-        active.insert(insertionPoint(offset), offset, size, first, last);
+        insert(offset, size, first, last);
         return offset;
+    }
+
+    /** The active allocations overlapping {@code first..last} into the overlap arrays; returns how many. */
+    private int scanOverlapping(int first, int last) {
+        int count = 0;
+        for (int i = 0; i < active.count; i++) {
+            if (active.last[i] >= first && active.first[i] <= last) {
+                overlapOffsets[count] = active.offset[i];
+                overlapEnds[count++] = active.offset[i] + active.size[i];
+            }
+        }
+        return count;
+    }
+
+    private void insert(long offset, long size, int first, int last) {
+        active.insert(insertionPoint(offset), offset, size, first, last);
+        file(offset, size, first, last);
+    }
+
+    private void file(long offset, long size, int first, int last) {
+        if (filedByStretch) {
+            filedByStretch = byStretch.covers(first);
+            if (filedByStretch) {
+                byStretch.add(offset, size, first, last);
+            }
+        }
+    }
+
+    /** Files the active list by stretch anew, after allocations left it. */
+    private void refile() {
+        if (byStretch == null) {
+            return;
+        }
+        byStretch.clear();
+        filedByStretch = true;
+        for (int i = 0; i < active.count; i++) {
+            file(active.offset[i], active.size[i], active.first[i], active.last[i]);
+        }
     }
 
     long highWaterMark() {
@@ -62,6 +112,7 @@ public final class SimpleMemoryArena {
 
     void resetAllocs() {
         active.count = 0;
+        refile();
     }
 
     /** Drops the allocations whose lifetime ended before {@code node}. */
@@ -73,6 +124,7 @@ public final class SimpleMemoryArena {
             }
         }
         active.count = kept;
+        refile();
     }
 
     /** Drops the allocations that start after {@code node}. */
@@ -84,6 +136,7 @@ public final class SimpleMemoryArena {
             }
         }
         active.count = kept;
+        refile();
     }
 
     /** Rebuilds the active list from a planner's records, one row per tensor: those live at {@code node}. */
@@ -96,6 +149,7 @@ public final class SimpleMemoryArena {
                         records.first[t], records.last[t]);
             }
         }
+        refile();
     }
 
     /** After every allocation at an offset not above {@code offset}, as std::upper_bound puts it. */
