@@ -70,8 +70,8 @@ public final class PlanValidator {
             boolean isPersistent = tensor.allocation() == Allocation.ARENA_RW_PERSISTENT;
             long arenaBytes = isPersistent ? plan.persistentBytes() : plan.arenaBytes();
             if (p.offset() % alignment != 0) {
-                throw new InvalidPlanException(name(subgraph, tensor) + ": offset " + p.offset() + " is not a multiple of "
-                        + alignment);
+                throw new InvalidPlanException(name(subgraph, tensor) + ": offset " + p.offset()
+                        + " is not a multiple of " + alignment);
             }
             if (p.offset() + tensor.bytes() > arenaBytes) {
                 throw new InvalidPlanException(name(subgraph, tensor) + ": bytes " + p.offset() + ".."
