@@ -119,6 +119,12 @@ final class PlanHandover {
      */
     private void prepareBeforeDynamicNode(int handoverNode) {
         int firstPreparedInInvoke = planned == null ? Integer.MAX_VALUE : planned.firstPreparedInInvoke();
+        // The plan holds each node at most once, so it is no longer than the node count: with no node past
+        // firstPreparedInInvoke, the copy of it JavaCPP makes (registering its deallocator reads
+        // /proc/self/statm) is not needed.
+        if (firstPreparedInInvoke >= subgraph.nodes_size() - 1) {
+            return;
+        }
         int[] plan = NativeTensors.ints(subgraph.execution_plan());
         if (firstPreparedInInvoke >= plan.length - 1) {
             return;
