@@ -1,7 +1,7 @@
 // The bulk snapshot: one call per subgraph copies every tensor, the execution plan and every node of the
-// plan out of the subgraph's TfLiteContext into three Java arrays, where reading them field by field
-// through the presets costs a JNI crossing per field. bridge/BulkSnapshot.java decodes the arrays; the format
-// is written down there, and the two must change together.
+// plan out of the subgraph's TfLiteContext into three Java arrays the caller lends, where reading them
+// field by field through the presets costs a JNI crossing per field. bridge/BulkSnapshot.java decodes the
+// arrays; the format is written down there, and the two must change together.
 #include <jni.h>
 
 #include <cstdint>
@@ -15,15 +15,18 @@ namespace {
 
 using NodeAndRegistration = std::pair<TfLiteNode, TfLiteRegistration>;
 
-// Writes straight into the Java arrays, sized by a first pass over the subgraph and held with
-// GetPrimitiveArrayCritical while it copies (no JNI call happens in between).
+// Writes straight into the caller's Java arrays, held with GetPrimitiveArrayCritical while it copies (no JNI
+// call happens in between), once a first pass over the subgraph has found them large enough. That pass
+// keeps each name's length for this one.
 struct Arrays {
   jint* ints;
   jlong* longs;
   jbyte* strings;
+  const size_t* lengths;
   size_t int_at = 0;
   size_t long_at = 0;
   size_t string_at = 0;
+  size_t length_at = 0;
 
   void add_int(jint value) { ints[int_at++] = value; }
   void add_long(jlong value) { longs[long_at++] = value; }
@@ -33,7 +36,7 @@ struct Arrays {
       add_int(-1);
       return;
     }
-    size_t length = std::strlen(text);
+    size_t length = lengths[length_at++];
     add_int(static_cast<jint>(length));
     std::memcpy(strings + string_at, text, length);
     string_at += length;
@@ -50,10 +53,12 @@ struct Arrays {
   }
 };
 
-// What Arrays::add_string and add_ints will take, added to the counts.
-void count_string(const char* text, size_t& ints, size_t& strings) {
+// What Arrays::add_string and add_ints will take, added to the counts; a name's length is kept in lengths.
+void count_string(const char* text, size_t& ints, size_t& strings, std::vector<size_t>& lengths) {
   ints++;
-  if (text != nullptr) strings += std::strlen(text);
+  if (text == nullptr) return;
+  lengths.push_back(std::strlen(text));
+  strings += lengths.back();
 }
 
 void count_ints(const TfLiteIntArray* array, size_t& ints) { ints += 1 + (array == nullptr ? 0 : array->size); }
@@ -64,13 +69,18 @@ void throw_state(JNIEnv* env, const char* message) {
 
 }  // namespace
 
-extern "C" JNIEXPORT jobjectArray JNICALL
+// Fills ints, longs and strings in the format bridge/BulkSnapshot.java decodes and returns true when they are
+// large enough; else writes the lengths the three need into needed and returns false, having written nothing
+// else. The caller keeps its arrays from call to call: the snapshot allocates nothing in the JVM.
+extern "C" JNIEXPORT jboolean JNICALL
 Java_dev_tflitearena_nativelayer_NativeLayer_snapshot(JNIEnv* env, jclass, jlong context_address,
-                                                      jlong nodes_address, jint node_count, jintArray plan) {
+                                                      jlong nodes_address, jint node_count, jintArray plan,
+                                                      jintArray needed, jintArray ints, jlongArray longs,
+                                                      jbyteArray strings) {
   auto* context = reinterpret_cast<TfLiteContext*>(static_cast<intptr_t>(context_address));
   if (context == nullptr || (node_count > 0 && nodes_address == 0)) {
     throw_state(env, "the subgraph has no TfLiteContext or no nodes");
-    return nullptr;
+    return JNI_FALSE;
   }
   // TfLiteContext's GetExecutionPlan and GetNodeAndRegistration serve delegates only: once prepared, a
   // subgraph answers them with an error. Its nodes are Subgraph::nodes_and_registration_, a std::vector of
@@ -82,36 +92,38 @@ Java_dev_tflitearena_nativelayer_NativeLayer_snapshot(JNIEnv* env, jclass, jlong
   for (jint node_index : plan_nodes) {
     if (node_index < 0 || node_index >= node_count) {
       throw_state(env, "the execution plan names a node the subgraph does not have");
-      return nullptr;
+      return JNI_FALSE;
     }
   }
 
   size_t int_count = 2 + 4 * context->tensors_size;
   size_t string_count = 0;
+  std::vector<size_t> lengths;
+  lengths.reserve(context->tensors_size + plan_nodes.size());
   for (size_t t = 0; t < context->tensors_size; t++) {
-    count_string(context->tensors[t].name, int_count, string_count);
+    count_string(context->tensors[t].name, int_count, string_count, lengths);
     count_ints(context->tensors[t].dims, int_count);
   }
   for (jint node_index : plan_nodes) {
     const TfLiteNode& node = pairs[node_index].first;
     int_count += 2;
-    count_string(pairs[node_index].second.custom_name, int_count, string_count);
+    count_string(pairs[node_index].second.custom_name, int_count, string_count, lengths);
     count_ints(node.inputs, int_count);
     count_ints(node.outputs, int_count);
     count_ints(node.temporaries, int_count);
     count_ints(node.intermediates, int_count);
   }
-  jintArray ints = env->NewIntArray(static_cast<jsize>(int_count));
-  jlongArray longs = env->NewLongArray(static_cast<jsize>(2 * context->tensors_size + plan_nodes.size()));
-  jbyteArray strings = env->NewByteArray(static_cast<jsize>(string_count));
-  if (ints == nullptr || longs == nullptr || strings == nullptr) return nullptr;  // OutOfMemoryError pending
-  jobjectArray result = env->NewObjectArray(3, env->FindClass("java/lang/Object"), nullptr);
-  if (result == nullptr) return nullptr;
-  env->SetObjectArrayElement(result, 0, ints);
-  env->SetObjectArrayElement(result, 1, longs);
-  env->SetObjectArrayElement(result, 2, strings);
+  size_t long_count = 2 * context->tensors_size + plan_nodes.size();
+  if (int_count > static_cast<size_t>(env->GetArrayLength(ints)) ||
+      long_count > static_cast<size_t>(env->GetArrayLength(longs)) ||
+      string_count > static_cast<size_t>(env->GetArrayLength(strings))) {
+    jint counts[] = {static_cast<jint>(int_count), static_cast<jint>(long_count), static_cast<jint>(string_count)};
+    env->SetIntArrayRegion(needed, 0, 3, counts);
+    return JNI_FALSE;
+  }
 
   Arrays out;
+  out.lengths = lengths.data();
   out.ints = static_cast<jint*>(env->GetPrimitiveArrayCritical(ints, nullptr));
   out.longs = static_cast<jlong*>(env->GetPrimitiveArrayCritical(longs, nullptr));
   out.strings = static_cast<jbyte*>(env->GetPrimitiveArrayCritical(strings, nullptr));
@@ -120,7 +132,7 @@ Java_dev_tflitearena_nativelayer_NativeLayer_snapshot(JNIEnv* env, jclass, jlong
     if (out.longs != nullptr) env->ReleasePrimitiveArrayCritical(longs, out.longs, JNI_ABORT);
     if (out.ints != nullptr) env->ReleasePrimitiveArrayCritical(ints, out.ints, JNI_ABORT);
     throw_state(env, "the JVM would not lend the snapshot's arrays");
-    return nullptr;
+    return JNI_FALSE;
   }
 
   out.add_int(static_cast<jint>(context->tensors_size));
@@ -153,5 +165,5 @@ Java_dev_tflitearena_nativelayer_NativeLayer_snapshot(JNIEnv* env, jclass, jlong
   env->ReleasePrimitiveArrayCritical(strings, out.strings, 0);
   env->ReleasePrimitiveArrayCritical(longs, out.longs, 0);
   env->ReleasePrimitiveArrayCritical(ints, out.ints, 0);
-  return result;
+  return JNI_TRUE;
 }

@@ -28,22 +28,28 @@ public final class PlanValidator {
     }
 
     private static void validate(Subgraph subgraph, Graph.Options options, SubgraphPlan plan, long alignment) {
-        String where = "subgraph " + subgraph.index();
         Lifetimes lifetimes = Lifetimes.of(subgraph, options);
         int tensorCount = subgraph.tensors().size();
         Placement[] byTensor = new Placement[tensorCount];
         for (Placement p : plan.placements()) {
             if (p.tensor() < 0 || p.tensor() >= byTensor.length) {
-                throw new InvalidPlanException(where + ": the plan places tensor " + p.tensor()
+                throw new InvalidPlanException("subgraph " + subgraph.index() + ": the plan places tensor " + p.tensor()
                         + ", which does not exist");
             }
             if (byTensor[p.tensor()] != null) {
-                throw new InvalidPlanException(where + ": the plan places tensor " + p.tensor() + " twice");
+                throw new InvalidPlanException("subgraph " + subgraph.index() + ": the plan places tensor "
+                        + p.tensor() + " twice");
             }
             byTensor[p.tensor()] = p;
         }
-        Extents rw = new Extents(subgraph, tensorCount);
-        Extents persistent = new Extents(subgraph, tensorCount);
+        int persistentCount = 0;
+        int arenaCount = 0;
+        for (Tensor tensor : subgraph.tensors()) {
+            persistentCount += tensor.allocation() == Allocation.ARENA_RW_PERSISTENT ? 1 : 0;
+            arenaCount += tensor.allocation().isArena() ? 1 : 0;
+        }
+        Extents rw = new Extents(subgraph, arenaCount - persistentCount);
+        Extents persistent = new Extents(subgraph, persistentCount);
         int end = Math.max(lifetimes.nodeCount() - 1, 0);
         for (Tensor tensor : subgraph.tensors()) {
             if (!tensor.allocation().isArena()) {
@@ -51,25 +57,24 @@ public final class PlanValidator {
             }
             int t = tensor.index();
             Placement p = byTensor[t];
-            int root = lifetimes.aliasRoot(t) >= 0
-                    && subgraph.tensor(lifetimes.aliasRoot(t)).allocation() == tensor.allocation()
-                    ? lifetimes.aliasRoot(t) : t;
+            int aliasRoot = lifetimes.aliasRoot(t);
+            int root = aliasRoot >= 0 && subgraph.tensor(aliasRoot).allocation() == tensor.allocation() ? aliasRoot : t;
             boolean needsMemory = lifetimes.allocNode(t) != Lifetimes.NOT_ASSIGNED && tensor.bytes() > 0;
             if (!needsMemory) {
                 continue;
             }
             if (p == null || !p.hasMemory()) {
-                throw new InvalidPlanException(name(where, tensor) + ": lives from node " + lifetimes.allocNode(t)
+                throw new InvalidPlanException(name(subgraph, tensor) + ": lives from node " + lifetimes.allocNode(t)
                         + " but the plan gives it no memory");
             }
             boolean isPersistent = tensor.allocation() == Allocation.ARENA_RW_PERSISTENT;
             long arenaBytes = isPersistent ? plan.persistentBytes() : plan.arenaBytes();
             if (p.offset() % alignment != 0) {
-                throw new InvalidPlanException(name(where, tensor) + ": offset " + p.offset() + " is not a multiple of "
-                        + alignment);
+                throw new InvalidPlanException(name(subgraph, tensor) + ": offset " + p.offset()
+                        + " is not a multiple of " + alignment);
             }
             if (p.offset() + tensor.bytes() > arenaBytes) {
-                throw new InvalidPlanException(name(where, tensor) + ": bytes " + p.offset() + ".."
+                throw new InvalidPlanException(name(subgraph, tensor) + ": bytes " + p.offset() + ".."
                         + (p.offset() + tensor.bytes())
                         + " run past the end of the " + (isPersistent ? "persistent" : "rw") + " arena ("
                         + arenaBytes + " bytes)");
@@ -77,7 +82,7 @@ public final class PlanValidator {
             if (root != t) {
                 Placement rootPlacement = byTensor[root];
                 if (rootPlacement == null || rootPlacement.offset() != p.offset()) {
-                    throw new InvalidPlanException(name(where, tensor) + ": shares tensor " + root
+                    throw new InvalidPlanException(name(subgraph, tensor) + ": shares tensor " + root
                             + "'s memory in place but is at "
                             + p.offset() + ", tensor " + root + " at "
                             + (rootPlacement == null ? "no offset" : rootPlacement.offset()));
@@ -147,7 +152,9 @@ public final class PlanValidator {
             }
             for (int i = 0; i < count; i++) {
                 int a = byOffset[i];
-                for (int j = i + 1; j < count && offset[byOffset[j]] < end[a]; j++) {
+                // The sorted keys hold the offsets in order: the sweep reads them in sequence.
+                long endKey = end[a] << bits;
+                for (int j = i + 1; j < count && keys[j] < endKey; j++) {
                     int b = byOffset[j];
                     boolean sameMemory = root[a] == root[b];
                     boolean liveTogether = first[a] <= last[b] && first[b] <= last[a];
@@ -165,9 +172,9 @@ public final class PlanValidator {
         }
     }
 
-    /** Only on a refusal: built for every tensor, the names cost more than the checks. */
-    private static String name(String where, Tensor tensor) {
-        return where + ", tensor " + tensor.index() + describe(tensor);
+    /** Only on a refusal: built for every tensor (or even once per subgraph), the names cost more than the checks. */
+    private static String name(Subgraph subgraph, Tensor tensor) {
+        return "subgraph " + subgraph.index() + ", tensor " + tensor.index() + describe(tensor);
     }
 
     private static String describe(Tensor tensor) {

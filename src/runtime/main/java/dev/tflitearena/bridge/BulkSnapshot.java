@@ -7,19 +7,20 @@ import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.tensorflowlite.Subgraph;
 import org.bytedeco.tensorflowlite.TfLiteRegistration;
 
+import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.Supplier;
+import java.util.function.LongFunction;
 
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.GetOpNameByRegistration;
 import static org.bytedeco.tensorflowlite.global.tensorflowlite.TfLiteTypeGetName;
 
 /**
  * A subgraph's tensors and nodes read by one native call (native/snapshot.cc) instead of a JNI crossing per
- * field. What {@link GraphSnapshot}'s per-field path reads, in this order:
+ * field, into arrays each thread keeps for its next snapshot. What {@link GraphSnapshot}'s per-field path reads, in this order:
  * <pre>
  * ints:    tensor count; per tensor: type, allocation type, is_variable, name length (-1: none), name bytes
  *          in strings, dims count, dims; plan size; per node of the plan: inplace_operator, builtin code,
@@ -36,34 +37,58 @@ final class BulkSnapshot {
     private static final AtomicReferenceArray<String> TYPE_NAMES = new AtomicReferenceArray<>(64);
     private static final AtomicReferenceArray<String> BUILTIN_OP_NAMES = new AtomicReferenceArray<>(512);
     private static final Map<String, String> CUSTOM_OP_NAMES = new ConcurrentHashMap<>();
+    /** How BytePointer.getString() decodes, so that names equal the per-field path's; fixed at start-up. */
+    private static final Charset NAME_CHARSET = Charset.defaultCharset();
+    /** Every list of no tensors: most nodes have no temporaries or intermediates. */
+    private static final int[] NO_INTS = new int[0];
+    /**
+     * Each thread's arrays for the native call, grown to the largest subgraph it has read and kept: decoding
+     * copies everything out, so the snapshot allocates nothing but the graph.
+     */
+    private static final ThreadLocal<BulkSnapshot> BUFFERS = ThreadLocal.withInitial(BulkSnapshot::new);
 
     /** What one subgraph holds. */
     record Contents(List<Tensor> tensors, List<Node> nodes) {
     }
 
-    private final int[] ints;
-    private final long[] longs;
-    private final byte[] strings;
+    private final int[] needed = new int[3];
+    private int[] ints = new int[0];
+    private long[] longs = new long[0];
+    private byte[] strings = new byte[0];
     private int intAt;
     private int longAt;
     private int stringAt;
-
-    private BulkSnapshot(Object[] arrays) {
-        ints = (int[]) arrays[0];
-        longs = (long[]) arrays[1];
-        strings = (byte[]) arrays[2];
-    }
 
     /** The subgraph's tensors and the nodes of its execution plan; the native layer must be available. */
     static Contents read(Subgraph subgraph) {
         int nodeCount = (int) subgraph.nodes_size();
         long nodes = nodeCount == 0 ? 0 : subgraph.node_and_registration(0).address();
         int[] plan = NativeTensors.ints(subgraph.execution_plan());
-        return new BulkSnapshot(NativeLayer.snapshotOf(subgraph.context().address(), nodes, nodeCount, plan))
-                .decode();
+        long context = subgraph.context().address();
+        BulkSnapshot snapshot = BUFFERS.get();
+        while (!NativeLayer.snapshotInto(context, nodes, nodeCount, plan, snapshot.needed, snapshot.ints,
+                snapshot.longs, snapshot.strings)) {
+            snapshot.grow();
+        }
+        return snapshot.decode();
+    }
+
+    private void grow() {
+        if (needed[0] > ints.length) {
+            ints = new int[needed[0]];
+        }
+        if (needed[1] > longs.length) {
+            longs = new long[needed[1]];
+        }
+        if (needed[2] > strings.length) {
+            strings = new byte[needed[2]];
+        }
     }
 
     private Contents decode() {
+        intAt = 0;
+        longAt = 0;
+        stringAt = 0;
         int tensorCount = ints[intAt++];
         List<Tensor> tensors = new ArrayList<>(tensorCount);
         for (int t = 0; t < tensorCount; t++) {
@@ -98,14 +123,16 @@ final class BulkSnapshot {
         if (length < 0) {
             return null;
         }
-        // As BytePointer.getString() decodes, so that names equal the per-field path's.
-        String value = new String(strings, stringAt, length);
+        String value = new String(strings, stringAt, length, NAME_CHARSET);
         stringAt += length;
         return value;
     }
 
     private int[] intList() {
         int count = ints[intAt++];
+        if (count == 0) {
+            return NO_INTS;
+        }
         int[] values = new int[count];
         System.arraycopy(ints, intAt, values, 0, count);
         intAt += count;
@@ -113,17 +140,21 @@ final class BulkSnapshot {
     }
 
     private static String typeName(int type) {
-        return cached(TYPE_NAMES, type, () -> typeNameOf(type));
+        return cached(TYPE_NAMES, type, type, t -> typeNameOf((int) t));
     }
 
-    /** The cache's entry at {@code index}, made once; an index beyond it is made every time. */
-    private static String cached(AtomicReferenceArray<String> cache, int index, Supplier<String> make) {
+    /**
+     * The cache's entry at {@code index}, made from {@code source} once; an index beyond it is made every time.
+     * {@code make} takes what it needs as an argument: a lambda capturing it would be allocated at every call.
+     */
+    private static String cached(AtomicReferenceArray<String> cache, int index, long source,
+                                 LongFunction<String> make) {
         if (index < 0 || index >= cache.length()) {
-            return make.get();
+            return make.apply(source);
         }
         String value = cache.get(index);
         if (value == null) {
-            value = make.get();
+            value = make.apply(source);
             cache.set(index, value);
         }
         return value;
@@ -139,7 +170,7 @@ final class BulkSnapshot {
         if (customName != null) {
             return CUSTOM_OP_NAMES.computeIfAbsent(builtinCode + "/" + customName, k -> opNameOf(registration));
         }
-        return cached(BUILTIN_OP_NAMES, builtinCode, () -> opNameOf(registration));
+        return cached(BUILTIN_OP_NAMES, builtinCode, registration, BulkSnapshot::opNameOf);
     }
 
     private static String opNameOf(long registration) {

@@ -12,7 +12,10 @@ import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
  * The Java arena: one Java-owned native buffer holding a validated plan. Each subgraph gets a region for its
@@ -24,16 +27,24 @@ public final class JavaArena extends SharedNativeResource {
     /** TFLite's kDefaultTensorAlignment: SetCustomAllocationForTensor refuses less aligned memory. */
     public static final int ALIGNMENT = 64;
 
+    /**
+     * What the handover derives from each validated plan, made at its first arena: a recipe lays one plan out
+     * for every interpreter it builds. Weak keys: a plan no longer held drops out.
+     */
+    private static final Map<ValidatedPlan, HandoverPlan> HANDOVERS = Collections.synchronizedMap(new WeakHashMap<>());
+
     private final Graph graph;
     private final Plan plan;
+    private final HandoverPlan handover;
     private final long[] rwBase;
     private final long[] persistentBase;
     private final Memory memory;
     private final BytePointer buffer;
 
-    private JavaArena(Graph graph, Plan plan, Layout layout, Memory memory) {
+    private JavaArena(Graph graph, Plan plan, HandoverPlan handover, Layout layout, Memory memory) {
         this.graph = graph;
         this.plan = plan;
+        this.handover = handover;
         this.rwBase = layout.rwBase;
         this.persistentBase = layout.persistentBase;
         memory.retain();
@@ -50,7 +61,9 @@ public final class JavaArena extends SharedNativeResource {
 
     /** Validates the plan against the graph, then allocates the buffer it needs; an invalid plan is refused. */
     public static JavaArena allocate(Graph graph, Plan plan) {
-        return allocate(ValidatedPlan.of(graph, plan, ALIGNMENT));
+        // A plan validated for one arena only: nothing to keep for the next.
+        ValidatedPlan.of(graph, plan, ALIGNMENT);
+        return allocate(graph, plan, HandoverPlan.of(graph, plan));
     }
 
     /** Allocates the buffer of a plan validated once for all its arenas, at this arena's alignment or a multiple. */
@@ -59,15 +72,20 @@ public final class JavaArena extends SharedNativeResource {
             throw new IllegalArgumentException("the plan was validated at an alignment of " + validated.alignment()
                     + " bytes; a Java arena needs multiples of " + ALIGNMENT);
         }
-        return allocateUnvalidated(validated.graph(), validated.plan());
+        return allocate(validated.graph(), validated.plan(),
+                HANDOVERS.computeIfAbsent(validated, v -> HandoverPlan.of(v.graph(), v.plan())));
     }
 
     /** For tests that prove a broken plan is caught at run time too; everything else goes through the validator. */
     static JavaArena allocateUnvalidated(Graph graph, Plan plan) {
+        return allocate(graph, plan, HandoverPlan.of(graph, plan));
+    }
+
+    private static JavaArena allocate(Graph graph, Plan plan, HandoverPlan handover) {
         Layout layout = Layout.of(plan, 0, false);
         Memory memory = new Memory(layout.end);
         try {
-            return new JavaArena(graph, plan, layout, memory);
+            return new JavaArena(graph, plan, handover, layout, memory);
         } finally {
             memory.close();
         }
@@ -91,7 +109,9 @@ public final class JavaArena extends SharedNativeResource {
         try {
             List<JavaArena> arenas = new ArrayList<>();
             for (int m = 0; m < graphs.size(); m++) {
-                arenas.add(new JavaArena(graphs.get(m), group.models().get(m), layouts.get(m), memory));
+                Graph graph = graphs.get(m);
+                Plan plan = group.models().get(m);
+                arenas.add(new JavaArena(graph, plan, HandoverPlan.of(graph, plan), layouts.get(m), memory));
             }
             return arenas;
         } finally {
@@ -107,6 +127,10 @@ public final class JavaArena extends SharedNativeResource {
         return plan;
     }
 
+    HandoverPlan handover() {
+        return handover;
+    }
+
     /**
      * Bytes of the buffer: every subgraph's rw and persistent regions with their alignment padding (of a group,
      * every model's).
@@ -117,12 +141,20 @@ public final class JavaArena extends SharedNativeResource {
 
     /** Bytes the plan's rw arenas take, summed over subgraphs. */
     public long arenaBytes() {
-        return plan.subgraphs().stream().mapToLong(SubgraphPlan::arenaBytes).sum();
+        long bytes = 0;
+        for (SubgraphPlan sp : plan.subgraphs()) {
+            bytes += sp.arenaBytes();
+        }
+        return bytes;
     }
 
     /** Bytes the plan's persistent arenas take, summed over subgraphs. */
     public long persistentBytes() {
-        return plan.subgraphs().stream().mapToLong(SubgraphPlan::persistentBytes).sum();
+        long bytes = 0;
+        for (SubgraphPlan sp : plan.subgraphs()) {
+            bytes += sp.persistentBytes();
+        }
+        return bytes;
     }
 
     /** Where a placed tensor's memory is, as a native address. */

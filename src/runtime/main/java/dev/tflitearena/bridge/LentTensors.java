@@ -31,12 +31,6 @@ final class LentTensors {
     }
 
     /** Per subgraph, the inputs the control flow calling it lends memory to; read from the nodes before any prepare. */
-    /** Whether {@code graph} has a WHILE or IF node, the only ones that lend tensors. */
-    static boolean any(dev.tflitearena.graph.Graph graph) {
-        return graph.subgraphs().stream().anyMatch(s -> s.nodes().stream()
-                .anyMatch(n -> n.op().equals("WHILE") || n.op().equals("IF")));
-    }
-
     static List<List<Lent>> read(Interpreter interpreter) {
         int count = (int) interpreter.subgraphs_size();
         List<List<Lent>> lent = new ArrayList<>();

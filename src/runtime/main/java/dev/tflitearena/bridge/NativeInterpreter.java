@@ -6,7 +6,6 @@ import dev.tflitearena.nativelayer.NativeLayer;
 import dev.tflitearena.nativelayer.OpProfiler;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.catalog.Planners;
-import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
@@ -194,7 +193,7 @@ public final class NativeInterpreter implements AutoCloseable {
         if (javaArena == null && (sharedConstants == null || sharedConstants.isEmpty())) {
             throw new IllegalArgumentException(model.path() + ": nothing to hand over: no Java plan, no shared tensor");
         }
-        if (javaArena != null && TflitePlanner.hasComputedShapeReshape(javaArena.graph())) {
+        if (javaArena != null && javaArena.handover().computedShapeReshape()) {
             throw new NativeException(model.path() + ": a Java plan cannot drive a graph with a RESHAPE whose new "
                     + "shape an op computes: TFLite stops preparing at it without marking a tensor dynamic, and "
                     + "prepares the nodes after it during invoke, after the handover (see PlanHandover)");

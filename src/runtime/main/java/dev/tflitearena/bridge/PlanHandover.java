@@ -1,10 +1,7 @@
 package dev.tflitearena.bridge;
 
-import dev.tflitearena.graph.Allocation;
-import dev.tflitearena.graph.Node;
 import dev.tflitearena.nativelayer.NativeLayer;
 import dev.tflitearena.plan.Placement;
-import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.tensorflowlite.Interpreter;
@@ -65,21 +62,15 @@ final class PlanHandover {
     /** Null when the interpreter shares nothing. */
     private final SharedConstants.WarmUp warmUp;
     private final long context;
+    /** The plan's part for this subgraph; null when TFLite plans the arenas. */
+    private final HandoverPlan.Subgraph planned;
     /** The inputs control flow lends its caller's memory (see {@link LentTensors}), and every subgraph's handover. */
     private final List<LentTensors.Lent> lent;
     private final PlanHandover[] all;
-    /** The planned variable tensors: a called subgraph is prepared again at each invoke, and TFLite zeroes them then. */
-    private final int[] variables;
-    /**
-     * The first node TFLite prepares only during Invoke, after a node with a dynamic output; the node count
-     * when every node is prepared when tensors are allocated. Only tensors allocated before it are handed over.
-     */
-    private final int firstPreparedInInvoke;
-    private final boolean handsOverSubgraph;
     /** Whether the handover goes through the native layer's batched calls. */
     private final boolean bulk = NativeLayer.available();
     /** The tensors handed over from the plan, and from the warm-up copy; set at the first prepare. */
-    private Tensors planned;
+    private Tensors fromPlan;
     private Tensors shared;
     private RuntimeException failure;
     private int handedOver;
@@ -91,32 +82,9 @@ final class PlanHandover {
         this.arena = arena;
         this.warmUp = subgraphIndex == 0 ? warmUp : null;
         this.context = subgraph.context().address();
+        this.planned = arena == null ? null : arena.handover().subgraphs()[subgraphIndex];
         this.lent = lent;
         this.all = all;
-        this.variables = arena == null ? new int[0] : arena.graph().subgraphs().get(subgraphIndex).tensors().stream()
-                .filter(t -> t.variable()).mapToInt(t -> t.index()).toArray();
-        this.firstPreparedInInvoke = arena == null ? Integer.MAX_VALUE
-                : dynamicNode(arena.graph().subgraphs().get(subgraphIndex));
-        // In a graph with dynamic-shape ops, the subgraphs control flow calls may first be prepared during
-        // Invoke, after the plan's snapshot saw them unprepared (their temporaries unknown): they stay native.
-        this.handsOverSubgraph = arena != null && (subgraphIndex == 0 || !TflitePlanner.isDynamic(arena.graph()));
-    }
-
-    /**
-     * The first node with a dynamic output, or the node count. TFLite prepares the nodes up to it when tensors
-     * are allocated and stops there, then prepares the rest during Invoke once it has run (PrepareOpsStartingAt
-     * in core/subgraph.cc), each time its output changes size.
-     */
-    private static int dynamicNode(dev.tflitearena.graph.Subgraph subgraph) {
-        List<Node> nodes = subgraph.nodes();
-        for (int n = 0; n < nodes.size(); n++) {
-            for (int t : nodes.get(n).outputs()) {
-                if (t >= 0 && subgraph.tensor(t).allocation() == Allocation.DYNAMIC) {
-                    return n;
-                }
-            }
-        }
-        return nodes.size();
     }
 
     /**
@@ -131,7 +99,7 @@ final class PlanHandover {
         }
         PlanHandover[] handovers = new PlanHandover[count];
         // Reading the nodes natively costs JNI crossings per node: only graphs with control flow have lent tensors.
-        List<List<LentTensors.Lent>> lent = arena == null || !LentTensors.any(arena.graph()) ? null
+        List<List<LentTensors.Lent>> lent = arena == null || !arena.handover().controlFlow() ? null
                 : LentTensors.read(interpreter);
         for (int s = 0; s < count; s++) {
             Subgraph subgraph = interpreter.subgraph(s);
@@ -150,6 +118,13 @@ final class PlanHandover {
      * nodes before have run on the native planner's memory.
      */
     private void prepareBeforeDynamicNode(int handoverNode) {
+        int firstPreparedInInvoke = planned == null ? Integer.MAX_VALUE : planned.firstPreparedInInvoke();
+        // The plan holds each node at most once, so it is no longer than the node count: with no node past
+        // firstPreparedInInvoke, the copy of it JavaCPP makes (registering its deallocator reads
+        // /proc/self/statm) is not needed.
+        if (firstPreparedInInvoke >= subgraph.nodes_size() - 1) {
+            return;
+        }
         int[] plan = NativeTensors.ints(subgraph.execution_plan());
         if (firstPreparedInInvoke >= plan.length - 1) {
             return;
@@ -171,9 +146,9 @@ final class PlanHandover {
 
     /** After a successful {@code AllocateTensors()}: checks every tensor's address; returns how many moved. */
     int finish() {
-        if (planned != null) {
-            for (int i : checkAt(planned, "its planned address in the Java arena")) {
-                resetVariable(subgraph.tensor(planned.tensors[i]));
+        if (fromPlan != null) {
+            for (int i : checkAt(fromPlan, "its planned address in the Java arena")) {
+                resetVariable(subgraph.tensor(fromPlan.tensors[i]));
             }
         }
         if (shared != null) {
@@ -211,20 +186,6 @@ final class PlanHandover {
     }
 
     /**
-     * Every planned tensor of every subgraph goes to the Java arena, those of the subgraphs control flow calls
-     * too. A WHILE or IF kernel prepares the subgraphs it calls again at each invoke (it releases their memory
-     * after running them, then AllocateTensors plans them from scratch), which prepares their handover node
-     * again: the custom allocations it gives are registered in the subgraph and outlive the re-preparation,
-     * and a kernel that turns a temporary back into an arena tensor while it is prepared gets it handed over
-     * again by the node that follows it. In a graph with dynamic-shape ops, only the tensors of the nodes
-     * prepared when tensors are allocated: TFLite sizes the others during Invoke, anew whenever the output of
-     * the op before them changes size, so no plan made beforehand fits them, and it plans them in its arena.
-     */
-    private boolean handsOver(Placement p) {
-        return p.hasMemory() && p.first() < firstPreparedInInvoke;
-    }
-
-    /**
      * TFLite zeroes variable tensors after allocating, but skips custom-allocated ones (Subgraph::
      * ResetVariableTensors), so the handover does what tflite::ResetVariableTensor would.
      */
@@ -238,19 +199,19 @@ final class PlanHandover {
     }
 
     private int handOver() {
-        if (handsOverSubgraph) {
-            int plannedTensors = arena.graph().subgraphs().get(subgraphIndex).tensors().size();
+        if (planned != null && planned.handsOver()) {
+            int plannedTensors = planned.tensorCount();
             if (subgraph.tensors_size() != plannedTensors) {
                 throw new NativeException("subgraph " + subgraphIndex + " has " + subgraph.tensors_size()
                         + " tensors once prepared, the plan's graph " + plannedTensors + ": it was made for another model");
             }
-            if (planned == null) {
-                planned = Tensors.planned(this);
+            if (fromPlan == null) {
+                fromPlan = Tensors.planned(this);
             }
-            giveCustomAllocations(planned, false, "the plan");
+            giveCustomAllocations(fromPlan, false, "the plan");
             lendCallerMemory();
             if (subgraphIndex > 0) {
-                for (int v : variables) {
+                for (int v : planned.variables()) {
                     resetVariable(subgraph.tensor(v));
                 }
             }
@@ -299,7 +260,7 @@ final class PlanHandover {
      */
     private void lendCallerMemory() {
         for (LentTensors.Lent l : lent) {
-            if (subgraph.tensor(l.tensor()).allocation_type() != kTfLiteCustom || placement(l.tensor()) != null) {
+            if (subgraph.tensor(l.tensor()).allocation_type() != kTfLiteCustom || planned.placement(l.tensor()) != null) {
                 continue;
             }
             long[] memory = all[l.callerSubgraph()].memoryOf(l.callerTensor());
@@ -316,7 +277,7 @@ final class PlanHandover {
 
     /** {address, bytes} of one of this subgraph's tensors: its planned memory, what it is lent, or its own. */
     private long[] memoryOf(int tensor) {
-        Placement p = placement(tensor);
+        Placement p = planned.placement(tensor);
         if (p != null) {
             return new long[] {arena.address(subgraphIndex, p), p.bytes()};
         }
@@ -327,15 +288,6 @@ final class PlanHandover {
         }
         TfLiteTensor own = subgraph.tensor(tensor);
         return new long[] {NativeTensors.dataAddress(own), own.bytes()};
-    }
-
-    private Placement placement(int tensor) {
-        for (Placement p : arena.plan().subgraphs().get(subgraphIndex).placements()) {
-            if (p.tensor() == tensor && handsOver(p)) {
-                return p;
-            }
-        }
-        return null;
     }
 
     /** The per-field path of {@link NativeLayer#customAllocations}, with its answer. */
@@ -360,23 +312,14 @@ final class PlanHandover {
 
     /** The tensors a subgraph hands over, each with the address and size of its memory. */
     private record Tensors(int[] tensors, long[] addresses, long[] bytes) {
+        /** The plan's tensors and bytes, shared by every interpreter of the plan, at this arena's addresses. */
         static Tensors planned(PlanHandover handover) {
-            List<Placement> placements = handover.arena.plan().subgraphs().get(handover.subgraphIndex).placements();
-            int count = 0;
-            for (Placement p : placements) {
-                count += handover.handsOver(p) ? 1 : 0;
+            Placement[] placements = handover.planned.placements();
+            long[] addresses = new long[placements.length];
+            for (int i = 0; i < placements.length; i++) {
+                addresses[i] = handover.arena.address(handover.subgraphIndex, placements[i]);
             }
-            Tensors out = new Tensors(new int[count], new long[count], new long[count]);
-            int i = 0;
-            for (Placement p : placements) {
-                if (handover.handsOver(p)) {
-                    out.tensors[i] = p.tensor();
-                    out.addresses[i] = handover.arena.address(handover.subgraphIndex, p);
-                    out.bytes[i] = p.bytes();
-                    i++;
-                }
-            }
-            return out;
+            return new Tensors(handover.planned.tensors(), addresses, handover.planned.bytes());
         }
 
         static Tensors shared(SharedConstants.WarmUp warmUp) {

@@ -68,12 +68,14 @@ public final class NativeLayer {
     /**
      * Every tensor and every node of the execution plan of a subgraph: its {@code TfLiteContext} at
      * {@code context}, its {@code node_count} nodes and registrations from {@code nodes} (the first element
-     * of {@code Subgraph::nodes_and_registration()}), and its plan. An int[], a long[] and a byte[], in the
-     * format the bridge's BulkSnapshot decodes.
+     * of {@code Subgraph::nodes_and_registration()}), and its plan. Written into {@code ints}, {@code longs}
+     * and {@code strings}, in the format the bridge's BulkSnapshot decodes, when they are long enough: else
+     * false, and the lengths the three need are in {@code needed}.
      */
-    public static Object[] snapshotOf(long context, long nodes, int nodeCount, int[] plan) {
+    public static boolean snapshotInto(long context, long nodes, int nodeCount, int[] plan, int[] needed, int[] ints,
+                                       long[] longs, byte[] strings) {
         require("the bulk snapshot");
-        return snapshot(context, nodes, nodeCount, plan);
+        return snapshot(context, nodes, nodeCount, plan, needed, ints, longs, strings);
     }
 
     /**
@@ -181,7 +183,8 @@ public final class NativeLayer {
     static native String linkedVersion();
 
     // native/snapshot.cc
-    private static native Object[] snapshot(long context, long nodes, int nodeCount, int[] plan);
+    private static native boolean snapshot(long context, long nodes, int nodeCount, int[] plan, int[] needed,
+                                           int[] ints, long[] longs, byte[] strings);
 
     // native/handover.cc
     private static native long[] customAllocations0(long subgraph, long context, int[] tensors, long[] addresses,
