@@ -9,6 +9,7 @@ import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.graph.TfliteRelease;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -33,14 +34,25 @@ public final class Lifetimes {
     /** The ops whose output 0 TFLite 2.12 lets share input 0 ({@code ShareFirstInputWithFirstOutputForNode}). */
     private static final Set<String> SHARING_OPS_2_12 = Set.of("EXPAND_DIMS", "RESHAPE", "SQUEEZE", "BITCAST");
 
+    /**
+     * Each thread's last result, held weakly. A set-up derives the same lifetimes from the same subgraph
+     * twice in a row, in the planner and in the validator; a subgraph is immutable, so the second may reuse
+     * the first. Weak: a held Lifetimes keeps its whole subgraph alive.
+     */
+    private static final ThreadLocal<WeakReference<Lifetimes>> LAST =
+            ThreadLocal.withInitial(() -> new WeakReference<>(null));
+
     private final Subgraph subgraph;
+    private final Graph.Options options;
     private final int[] allocNode;
     private final int[] deallocNode;
     private final int[] aliasRoot;
     private final int[][] nodeTensors;
 
-    private Lifetimes(Subgraph subgraph, int[] allocNode, int[] deallocNode, int[] aliasRoot, int[][] nodeTensors) {
+    private Lifetimes(Subgraph subgraph, Graph.Options options, int[] allocNode, int[] deallocNode, int[] aliasRoot,
+                      int[][] nodeTensors) {
         this.subgraph = subgraph;
+        this.options = options;
         this.allocNode = allocNode;
         this.deallocNode = deallocNode;
         this.aliasRoot = aliasRoot;
@@ -49,7 +61,13 @@ public final class Lifetimes {
 
     /** The lifetimes under the rules of the options' release. */
     public static Lifetimes of(Subgraph subgraph, Graph.Options options) {
-        return new Builder(subgraph, options).build();
+        Lifetimes last = LAST.get().get();
+        if (last != null && last.subgraph == subgraph && last.options.equals(options)) {
+            return last;
+        }
+        Lifetimes made = new Builder(subgraph, options).build();
+        LAST.set(new WeakReference<>(made));
+        return made;
     }
 
     public Subgraph subgraph() {
@@ -96,6 +114,7 @@ public final class Lifetimes {
 
     private static final class Builder {
         private final Subgraph subgraph;
+        private final Graph.Options options;
         private final boolean preserveAll;
         private final boolean releaseInputs;
         private final TfliteRelease release;
@@ -108,6 +127,7 @@ public final class Lifetimes {
 
         Builder(Subgraph subgraph, Graph.Options options) {
             this.subgraph = subgraph;
+            this.options = options;
             this.preserveAll = options.preserveAllTensors();
             this.releaseInputs = options.releaseInputs() && subgraph.index() == 0;
             this.release = options.release();
@@ -210,7 +230,7 @@ public final class Lifetimes {
             }
             addTemporaries();
             dropAliasesOfUnsharableRoots();
-            return new Lifetimes(subgraph, allocNode, deallocNode, aliasRoot, nodeTensors);
+            return new Lifetimes(subgraph, options, allocNode, deallocNode, aliasRoot, nodeTensors);
         }
 
         /** Temporaries are known only after the kernels' prepare; TFLite adds them in ExecuteAllocations. */
