@@ -1,5 +1,6 @@
 package dev.tflitearena.bench;
 
+import dev.tflitearena.bridge.ArenaTemplate;
 import dev.tflitearena.bridge.Handover;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.JavaArena;
@@ -53,12 +54,13 @@ public class SetupBenchmark {
     /** The snapshot, plan and validation a recipe makes once (see {@code InterpreterRecipe}). */
     @State(Scope.Benchmark)
     public static class Planned {
-        ValidatedPlan plan;
+        ArenaTemplate template;
 
         @Setup(Level.Trial)
         public void plan(PreparedModel prepared, PlannerParam planner) {
             Graph graph = prepared.interpreter.snapshot();
-            plan = ValidatedPlan.of(graph, PlannerParam.byName(planner.planner).plan(graph), JavaArena.ALIGNMENT);
+            template = ArenaTemplate.of(ValidatedPlan.of(graph, PlannerParam.byName(planner.planner).plan(graph),
+                    JavaArena.ALIGNMENT));
         }
     }
 
@@ -69,7 +71,7 @@ public class SetupBenchmark {
 
     @Benchmark
     public Handover javaReusedPlanAndAllocateTensors(Planned planned, Fresh fresh) {
-        try (JavaArena arena = JavaArena.allocate(planned.plan)) {
+        try (JavaArena arena = planned.template.allocate()) {
             return fresh.interpreter.allocateTensors(arena);
         }
     }

@@ -12,10 +12,7 @@ import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * The Java arena: one Java-owned native buffer holding a validated plan. Each subgraph gets a region for its
@@ -26,12 +23,6 @@ import java.util.WeakHashMap;
 public final class JavaArena extends SharedNativeResource {
     /** TFLite's kDefaultTensorAlignment: SetCustomAllocationForTensor refuses less aligned memory. */
     public static final int ALIGNMENT = 64;
-
-    /**
-     * What the handover derives from each validated plan, made at its first arena: a recipe lays one plan out
-     * for every interpreter it builds. Weak keys: a plan no longer held drops out.
-     */
-    private static final Map<ValidatedPlan, HandoverPlan> HANDOVERS = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final Graph graph;
     private final Plan plan;
@@ -61,19 +52,9 @@ public final class JavaArena extends SharedNativeResource {
 
     /** Validates the plan against the graph, then allocates the buffer it needs; an invalid plan is refused. */
     public static JavaArena allocate(Graph graph, Plan plan) {
-        // A plan validated for one arena only: nothing to keep for the next.
+        // A plan validated for one arena only: nothing to keep for the next (see ArenaTemplate).
         ValidatedPlan.of(graph, plan, ALIGNMENT);
         return allocate(graph, plan, HandoverPlan.of(graph, plan));
-    }
-
-    /** Allocates the buffer of a plan validated once for all its arenas, at this arena's alignment or a multiple. */
-    public static JavaArena allocate(ValidatedPlan validated) {
-        if (validated.alignment() % ALIGNMENT != 0) {
-            throw new IllegalArgumentException("the plan was validated at an alignment of " + validated.alignment()
-                    + " bytes; a Java arena needs multiples of " + ALIGNMENT);
-        }
-        return allocate(validated.graph(), validated.plan(),
-                HANDOVERS.computeIfAbsent(validated, v -> HandoverPlan.of(v.graph(), v.plan())));
     }
 
     /** For tests that prove a broken plan is caught at run time too; everything else goes through the validator. */
@@ -81,7 +62,8 @@ public final class JavaArena extends SharedNativeResource {
         return allocate(graph, plan, HandoverPlan.of(graph, plan));
     }
 
-    private static JavaArena allocate(Graph graph, Plan plan, HandoverPlan handover) {
+    /** The arena of a plan validated before, with what the handover derives from it (see {@link ArenaTemplate}). */
+    static JavaArena allocate(Graph graph, Plan plan, HandoverPlan handover) {
         Layout layout = Layout.of(plan, 0, false);
         Memory memory = new Memory(layout.end);
         try {

@@ -1,5 +1,6 @@
 package dev.tflitearena.session;
 
+import dev.tflitearena.bridge.ArenaTemplate;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.NativeInterpreter;
@@ -51,7 +52,7 @@ final class InterpreterRecipe {
     private final Graph graph;
     private final Plan plan;
     /** The plan, validated once for every interpreter the recipe builds outside a group; null without one. */
-    private final ValidatedPlan validated;
+    private final ArenaTemplate template;
     /** The arena of the recipe's group, which every interpreter it builds runs on; null outside a group. */
     private final JavaArena groupArena;
 
@@ -70,7 +71,7 @@ final class InterpreterRecipe {
         if (planner == null) {
             this.graph = null;
             this.plan = null;
-            this.validated = null;
+            this.template = null;
         } else {
             try (NativeInterpreter probe = resizedInterpreter()) {
                 probe.allocateTensors();
@@ -78,7 +79,7 @@ final class InterpreterRecipe {
                 this.graph = snapshot.withReleaseInputs(options.releaseInputs());
             }
             this.plan = planner.plan(graph);
-            this.validated = ValidatedPlan.of(graph, plan, JavaArena.ALIGNMENT);
+            this.template = ArenaTemplate.of(ValidatedPlan.of(graph, plan, JavaArena.ALIGNMENT));
         }
         this.groupArena = null;
     }
@@ -93,7 +94,7 @@ final class InterpreterRecipe {
         this.shared = alone.shared;
         this.graph = alone.graph;
         this.plan = groupArena.plan();
-        this.validated = null;
+        this.template = null;
         this.groupArena = groupArena;
     }
 
@@ -146,7 +147,7 @@ final class InterpreterRecipe {
                 interpreter.allocateTensors(groupArena, shared);
             } else {
                 // The interpreter keeps the arena alive; this handle is only needed for the handover.
-                try (JavaArena arena = JavaArena.allocate(validated)) {
+                try (JavaArena arena = template.allocate()) {
                     interpreter.allocateTensors(arena, shared);
                 }
             }

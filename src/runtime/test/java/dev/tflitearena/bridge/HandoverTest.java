@@ -7,6 +7,7 @@ import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.ValidatedPlan;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
@@ -150,6 +151,37 @@ class HandoverTest {
             second.poisonActivations((byte) 1);
             second.close();
             assertThrows(IllegalStateException.class, () -> second.poisonActivations((byte) 0));
+        }
+    }
+
+    @Test
+    void aTemplateLaysOneValidatedPlanOutInAnArenaPerInterpreter() {
+        try (NativeModel loaded = NativeModel.load(MODEL)) {
+            Graph graph;
+            byte[] expected;
+            try (NativeInterpreter reference = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
+                reference.allocateTensors();
+                graph = reference.snapshot();
+                expected = runOnce(reference);
+            }
+            ArenaTemplate template = ArenaTemplate.of(ValidatedPlan.of(graph, new TflitePlanner().plan(graph),
+                    JavaArena.ALIGNMENT));
+            try (JavaArena first = template.allocate(); JavaArena second = template.allocate();
+                 NativeInterpreter a = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT);
+                 NativeInterpreter b = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
+                a.allocateTensors(first);
+                b.allocateTensors(second);
+                assertEquals(first.size(), second.size());
+                assertArrayEquals(expected, runOnce(a));
+                // a's output lies in its own arena: poisoning b's leaves it whole, and b runs on after.
+                second.poisonActivations((byte) 0x7f);
+                assertArrayEquals(expected, a.readOutput(0));
+                assertArrayEquals(expected, runOnce(b));
+            }
+
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ArenaTemplate.of(
+                    ValidatedPlan.of(graph, new TflitePlanner().plan(graph), 16)));
+            assertTrue(refused.getMessage().contains("validated at an alignment of 16 bytes"), refused.getMessage());
         }
     }
 
