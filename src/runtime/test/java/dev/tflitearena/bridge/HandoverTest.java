@@ -114,6 +114,16 @@ class HandoverTest {
         }
     }
 
+    /** The graph of a natively planned interpreter of the model, and its output on {@link #runOnce}'s input. */
+    private record Reference(Graph graph, byte[] output) {
+        static Reference of(NativeModel loaded) {
+            try (NativeInterpreter reference = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
+                reference.allocateTensors();
+                return new Reference(reference.snapshot(), runOnce(reference));
+            }
+        }
+    }
+
     private static byte[] runOnce(NativeInterpreter interpreter) {
         interpreter.writeInput(0, SeededInputs.of(interpreter.input(0), 3));
         interpreter.invoke();
@@ -123,13 +133,9 @@ class HandoverTest {
     @Test
     void theArenaOutlivesItsInterpreterWhicheverClosesFirst() {
         try (NativeModel loaded = NativeModel.load(MODEL)) {
-            Graph graph;
-            byte[] expected;
-            try (NativeInterpreter reference = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
-                reference.allocateTensors();
-                graph = reference.snapshot();
-                expected = runOnce(reference);
-            }
+            Reference reference = Reference.of(loaded);
+            Graph graph = reference.graph();
+            byte[] expected = reference.output();
             Plan plan = new TflitePlanner().plan(graph);
 
             // Arena closed first: the interpreter keeps using it until it closes itself.
@@ -157,13 +163,9 @@ class HandoverTest {
     @Test
     void aTemplateLaysOneValidatedPlanOutInAnArenaPerInterpreter() {
         try (NativeModel loaded = NativeModel.load(MODEL)) {
-            Graph graph;
-            byte[] expected;
-            try (NativeInterpreter reference = NativeInterpreter.build(loaded, InterpreterSettings.DEFAULT)) {
-                reference.allocateTensors();
-                graph = reference.snapshot();
-                expected = runOnce(reference);
-            }
+            Reference reference = Reference.of(loaded);
+            Graph graph = reference.graph();
+            byte[] expected = reference.output();
             ArenaTemplate template = ArenaTemplate.of(ValidatedPlan.of(graph, new TflitePlanner().plan(graph),
                     JavaArena.ALIGNMENT));
             try (JavaArena first = template.allocate(); JavaArena second = template.allocate();
