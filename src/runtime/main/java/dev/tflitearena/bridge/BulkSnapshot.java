@@ -20,7 +20,8 @@ import static org.bytedeco.tensorflowlite.global.tensorflowlite.TfLiteTypeGetNam
 
 /**
  * A subgraph's tensors and nodes read by one native call (native/snapshot.cc) instead of a JNI crossing per
- * field, into arrays each thread keeps for its next snapshot. What {@link GraphSnapshot}'s per-field path reads, in this order:
+ * field, into arrays each thread keeps for its next snapshot. What {@link GraphSnapshot}'s per-field path
+ * reads, in this order:
  * <pre>
  * ints:    tensor count; per tensor: type, allocation type, is_variable, name length (-1: none), name bytes
  *          in strings, dims count, dims; plan size; per node of the plan: inplace_operator, builtin code,
@@ -113,7 +114,8 @@ final class BulkSnapshot {
             int[] temporaries = intList();
             int[] intermediates = intList();
             long registration = longs[longAt++];
-            nodes.add(new Node(opName(builtinCode, customName, registration), inputs, outputs, temporaries, intermediates, inplace));
+            nodes.add(new Node(opName(builtinCode, customName, registration), inputs, outputs, temporaries,
+                    intermediates, inplace));
         }
         return new Contents(tensors, nodes);
     }

@@ -1,6 +1,5 @@
 package dev.tflitearena.bridge;
 
-import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Tensor;
@@ -30,8 +29,12 @@ record HandoverPlan(boolean computedShapeReshape, boolean controlFlow, Subgraph[
      *                              the plan's snapshot saw them unprepared (their temporaries unknown), so they
      *                              stay native
      * @param tensorCount           the tensors of the plan's graph, which the prepared subgraph must have
-     * @param firstPreparedInInvoke the first node TFLite prepares only during Invoke, after a node with a dynamic
-     *                              output; the node count when every node is prepared when tensors are allocated
+     * @param firstPreparedInInvoke the first node TFLite prepares only during Invoke: TFLite prepares the nodes up
+     *                              to the first with a dynamic output ({@link TflitePlanner#hasDynamicOutput})
+     *                              when tensors are allocated and stops there, then prepares the rest during
+     *                              Invoke once it has run (PrepareOpsStartingAt in core/subgraph.cc), each time
+     *                              its output changes size; the node count when every node is prepared when
+     *                              tensors are allocated
      * @param variables             the planned variable tensors: a called subgraph is prepared again at each
      *                              invoke, and TFLite zeroes them then
      * @param placements            the placements handed over: those with memory, of tensors allocated before
@@ -65,7 +68,7 @@ record HandoverPlan(boolean computedShapeReshape, boolean controlFlow, Subgraph[
             for (int n = 0; n < nodes.size(); n++) {
                 Node node = nodes.get(n);
                 controlFlow |= node.op().equals("WHILE") || node.op().equals("IF");
-                if (firstPreparedInInvoke == nodes.size() && hasDynamicOutput(subgraph, node)) {
+                if (firstPreparedInInvoke == nodes.size() && TflitePlanner.hasDynamicOutput(subgraph, node)) {
                     firstPreparedInInvoke = n;
                 }
             }
@@ -73,20 +76,6 @@ record HandoverPlan(boolean computedShapeReshape, boolean controlFlow, Subgraph[
                     firstPreparedInInvoke);
         }
         return new HandoverPlan(TflitePlanner.hasComputedShapeReshape(graph), controlFlow, subgraphs);
-    }
-
-    /**
-     * TFLite prepares the nodes up to the first with a dynamic output when tensors are allocated and stops
-     * there, then prepares the rest during Invoke once it has run (PrepareOpsStartingAt in core/subgraph.cc),
-     * each time its output changes size.
-     */
-    private static boolean hasDynamicOutput(dev.tflitearena.graph.Subgraph subgraph, Node node) {
-        for (int t : node.outputs()) {
-            if (t >= 0 && subgraph.tensor(t).allocation() == Allocation.DYNAMIC) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static Subgraph subgraph(dev.tflitearena.graph.Subgraph subgraph, List<Placement> planned,

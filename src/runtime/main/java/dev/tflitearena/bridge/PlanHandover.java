@@ -132,7 +132,8 @@ final class PlanHandover {
         int[] moved = new int[plan.length];
         System.arraycopy(plan, 0, moved, 0, firstPreparedInInvoke);
         moved[firstPreparedInInvoke] = handoverNode;
-        System.arraycopy(plan, firstPreparedInInvoke, moved, firstPreparedInInvoke + 1, plan.length - 1 - firstPreparedInInvoke);
+        System.arraycopy(plan, firstPreparedInInvoke, moved, firstPreparedInInvoke + 1,
+                plan.length - 1 - firstPreparedInInvoke);
         TfLiteStatus.check(NativeLayer.setExecutionPlan(subgraph.address(), moved),
                 "subgraph " + subgraphIndex + ": moving " + OP_NAME + " before node " + firstPreparedInInvoke);
     }

@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * Rows of TFLite's {@code ArenaAllocWithUsage} (an offset, a size and the inclusive node interval
- * {@code first..last}) stored column by column. The arena's best-fit scan reads every active row for every
- * tensor it places, so the rows are primitive arrays read in order rather than a list of objects. A blank row
- * has size 0 and the interval -1..-1.
+ * {@code first..last}) stored column by column. The arena's best-fit scan reads many rows for every tensor
+ * it places (every active row, or those {@link LiveByStretch} files near the tensor's lifetime), so the rows
+ * are primitive arrays rather than a list of objects. A blank row has size 0 and the interval -1..-1.
  */
 final class ArenaAllocs {
     long[] offset;

@@ -85,7 +85,7 @@ public final class TflitePlanner implements Planner {
      * prepare makes its output persistent, so it is still dynamic only in a subgraph not prepared yet, such as
      * CALL_ONCE's init subgraph before the first invoke.
      */
-    private static boolean hasDynamicOutput(Subgraph subgraph, Node node) {
+    public static boolean hasDynamicOutput(Subgraph subgraph, Node node) {
         if ("VAR_HANDLE".equals(node.op())) {
             return false;
         }
