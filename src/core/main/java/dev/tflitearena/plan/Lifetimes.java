@@ -34,11 +34,7 @@ public final class Lifetimes {
     /** The ops whose output 0 TFLite 2.12 lets share input 0 ({@code ShareFirstInputWithFirstOutputForNode}). */
     private static final Set<String> SHARING_OPS_2_12 = Set.of("EXPAND_DIMS", "RESHAPE", "SQUEEZE", "BITCAST");
 
-    /**
-     * Each thread's last result, held weakly. A set-up derives the same lifetimes from the same subgraph
-     * twice in a row, in the planner and in the validator; a subgraph is immutable, so the second may reuse
-     * the first. Weak: a held Lifetimes keeps its whole subgraph alive.
-     */
+    /** What {@link #of} derived last on each thread, held weakly: it keeps its whole subgraph alive. */
     private static final ThreadLocal<WeakReference<Lifetimes>> LAST =
             ThreadLocal.withInitial(() -> new WeakReference<>(null));
 
@@ -59,15 +55,21 @@ public final class Lifetimes {
         this.nodeTensors = nodeTensors;
     }
 
-    /** The lifetimes under the rules of the options' release. */
+    /** The lifetimes under the rules of the options' release; the calling thread remembers them for {@link #reuse}. */
     public static Lifetimes of(Subgraph subgraph, Graph.Options options) {
-        Lifetimes last = LAST.get().get();
-        if (last != null && last.subgraph == subgraph && last.options.equals(options)) {
-            return last;
-        }
         Lifetimes made = new Builder(subgraph, options).build();
         LAST.set(new WeakReference<>(made));
         return made;
+    }
+
+    /**
+     * The lifetimes this thread derived last, if they are of this very subgraph (the same object, which is
+     * immutable) under equal options; else derived anew. For the validator checking a plan right after its
+     * planner derived them: a set-up would otherwise derive the same lifetimes twice in a row.
+     */
+    public static Lifetimes reuse(Subgraph subgraph, Graph.Options options) {
+        Lifetimes last = LAST.get().get();
+        return last != null && last.subgraph == subgraph && last.options.equals(options) ? last : of(subgraph, options);
     }
 
     public Subgraph subgraph() {

@@ -28,7 +28,7 @@ public final class PlanValidator {
     }
 
     private static void validate(Subgraph subgraph, Graph.Options options, SubgraphPlan plan, long alignment) {
-        Lifetimes lifetimes = Lifetimes.of(subgraph, options);
+        Lifetimes lifetimes = Lifetimes.reuse(subgraph, options);
         int tensorCount = subgraph.tensors().size();
         Placement[] byTensor = new Placement[tensorCount];
         for (Placement p : plan.placements()) {

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-/** A thread asking twice for one subgraph's lifetimes under the same options gets them made once. */
+/** The validator reuses the lifetimes its thread derived last, for that very subgraph and options only. */
 class LifetimesReuseTest {
     private static final int IN = 0;
 
@@ -24,10 +24,13 @@ class LifetimesReuseTest {
     }
 
     @Test
-    void theSameSubgraphAndOptionsGiveTheSameLifetimes() {
+    void ofAlwaysDerivesAndReuseTakesWhatItDerivedLast() {
         Graph graph = chain();
         Subgraph subgraph = graph.subgraphs().get(0);
-        assertSame(Lifetimes.of(subgraph, graph.options()), Lifetimes.of(subgraph, graph.options()));
+        Lifetimes first = Lifetimes.of(subgraph, graph.options());
+        Lifetimes second = Lifetimes.of(subgraph, graph.options());
+        assertNotSame(first, second, "a planner timed again and again derives them every time");
+        assertSame(second, Lifetimes.reuse(subgraph, graph.options()));
     }
 
     @Test
@@ -37,23 +40,24 @@ class LifetimesReuseTest {
         Graph.Options released = new Graph.Options(graph.options().tensorAlignment(),
                 graph.options().preserveAllTensors(), graph.options().release(), true);
         Lifetimes kept = Lifetimes.of(subgraph, graph.options());
-        Lifetimes freed = Lifetimes.of(subgraph, released);
+        Lifetimes freed = Lifetimes.reuse(subgraph, released);
+        assertNotSame(kept, freed);
         assertEquals(Lifetimes.NOT_ASSIGNED, kept.deallocNode(IN), "TFLite keeps graph inputs");
         assertEquals(0, freed.deallocNode(IN), "released after its last consumer");
-        assertEquals(Lifetimes.NOT_ASSIGNED, Lifetimes.of(subgraph, graph.options()).deallocNode(IN));
+        assertEquals(Lifetimes.NOT_ASSIGNED, Lifetimes.reuse(subgraph, graph.options()).deallocNode(IN));
 
         Subgraph copy = new Subgraph(subgraph.index(), subgraph.name(), subgraph.tensors(), subgraph.nodes(),
                 subgraph.inputs(), subgraph.outputs(), subgraph.variables());
-        Lifetimes first = Lifetimes.of(subgraph, graph.options());
-        assertNotSame(first, Lifetimes.of(copy, graph.options()), "reuse goes by identity, not by equality");
+        Lifetimes last = Lifetimes.of(subgraph, graph.options());
+        assertNotSame(last, Lifetimes.reuse(copy, graph.options()), "reuse goes by identity, not by equality");
     }
 
     @Test
-    void eachThreadDerivesItsOwn() throws Exception {
+    void eachThreadReusesOnlyItsOwn() throws Exception {
         Graph graph = chain();
         Subgraph subgraph = graph.subgraphs().get(0);
         Lifetimes here = Lifetimes.of(subgraph, graph.options());
-        Lifetimes there = CompletableFuture.supplyAsync(() -> Lifetimes.of(subgraph, graph.options())).get();
+        Lifetimes there = CompletableFuture.supplyAsync(() -> Lifetimes.reuse(subgraph, graph.options())).get();
         assertNotSame(here, there);
         assertEquals(here.lastNode(IN), there.lastNode(IN));
     }
