@@ -80,11 +80,7 @@ public final class TfliteModelBuilder {
      * their iteration order, as TFLite's converter names a SavedModel signature's arguments and results.
      */
     public void signature(String key, int subgraph, Map<String, Integer> inputs, Map<String, Integer> outputs) {
-        SignatureDefT signature = new SignatureDefT();
-        signature.setSignatureKey(key);
-        signature.setSubgraphIndex(subgraph);
-        signature.setInputs(tensorMaps(inputs));
-        signature.setOutputs(tensorMaps(outputs));
+        SignatureDefT signature = signatureDef(key, subgraph, tensorMaps(inputs), tensorMaps(outputs));
         addSignature(key, () -> signature);
     }
 
@@ -94,6 +90,15 @@ public final class TfliteModelBuilder {
      */
     public void signature(String key, SubgraphBuilder subgraph) {
         addSignature(key, () -> subgraph.signature(key));
+    }
+
+    private static SignatureDefT signatureDef(String key, int subgraph, TensorMapT[] inputs, TensorMapT[] outputs) {
+        SignatureDefT signature = new SignatureDefT();
+        signature.setSignatureKey(key);
+        signature.setSubgraphIndex(subgraph);
+        signature.setInputs(inputs);
+        signature.setOutputs(outputs);
+        return signature;
     }
 
     private void addSignature(String key, Supplier<SignatureDefT> signature) {
@@ -300,12 +305,7 @@ public final class TfliteModelBuilder {
         }
 
         private SignatureDefT signature(String key) {
-            SignatureDefT signature = new SignatureDefT();
-            signature.setSignatureKey(key);
-            signature.setSubgraphIndex(index);
-            signature.setInputs(tensorMaps(inputs));
-            signature.setOutputs(tensorMaps(outputs));
-            return signature;
+            return signatureDef(key, index, tensorMaps(inputs), tensorMaps(outputs));
         }
 
         private TensorMapT[] tensorMaps(int[] indices) {
