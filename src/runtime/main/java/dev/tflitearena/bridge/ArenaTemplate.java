@@ -24,10 +24,6 @@ public final class ArenaTemplate {
         return new ArenaTemplate(validated);
     }
 
-    public ValidatedPlan plan() {
-        return validated;
-    }
-
     /** A new arena laid out by the plan; nothing is checked again. */
     public JavaArena allocate() {
         return JavaArena.allocate(validated.graph(), validated.plan(), handover);
