@@ -52,9 +52,8 @@ public final class JavaArena extends SharedNativeResource {
 
     /** Validates the plan against the graph, then allocates the buffer it needs; an invalid plan is refused. */
     public static JavaArena allocate(Graph graph, Plan plan) {
-        // A plan validated for one arena only: nothing to keep for the next (see ArenaTemplate).
-        ValidatedPlan.of(graph, plan, ALIGNMENT);
-        return allocate(graph, plan, HandoverPlan.of(graph, plan));
+        // A template used once: a plan laid out again and again keeps its own (see ArenaTemplate).
+        return ArenaTemplate.of(ValidatedPlan.of(graph, plan, ALIGNMENT)).allocate();
     }
 
     /** For tests that prove a broken plan is caught at run time too; everything else goes through the validator. */
