@@ -24,13 +24,13 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "tflite-arena bench", mixinStandardHelpOptions = true,
         description = "Runs the JMH benchmarks, Java against native on the same models: planning alone (TFLite's "
-                + "ArenaPlanner against every Java planner but 'optimal'), setting an interpreter up end to end, "
-                + "and invoke latency of a native-planned against a Java-planned interpreter, XNNPACK off and on. "
+                + "ArenaPlanner against every Java planner but 'optimal'), setting an interpreter up end to end "
+                + "and phase by phase, and invoke latency of a native-planned against a Java-planned interpreter, XNNPACK off and on. "
                 + "Writes JMH's JSON (DIR/results.json), JMH's report (DIR/jmh.log) and a table per model of medians "
                 + "and ratios Java/native with 95%% intervals (DIR/summary.md, DIR/summary.json), and prints the "
                 + "table; standard error shows which benchmark runs. A full run on the 3 default models takes "
-                + "about 13 minutes on 2 cores: 42 benchmark and parameter sets (14 per model), each in 2 forks of "
-                + "(3 warm-up + 5 measured) 1 s iterations, make 11.2 minutes of iterations, and each of the 84 "
+                + "about 16 minutes on 2 cores: 51 benchmark and parameter sets (17 per model), each in 2 forks of "
+                + "(3 warm-up + 5 measured) 1 s iterations, make 13.6 minutes of iterations, and each of the 102 "
                 + "forks starts a JVM and prepares its model. With --throughput, the throughput benchmark instead.")
 public final class BenchCommand implements Callable<Integer> {
     /** Exit status of a failure that is not a finding, as on the command line: bad input, a native error. */

@@ -5,6 +5,7 @@ import dev.tflitearena.bridge.Handover;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.graph.Graph;
+import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.ValidatedPlan;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -25,6 +26,13 @@ import java.util.concurrent.TimeUnit;
  * measured call on both sides; the snapshot is the native layer's one call per subgraph where it is in use
  * ({@code NativeLayer.available()}), else the per-field one. A session after its recipe's first pays less: the
  * plan is made and validated once per model and input shapes, and each interpreter gets an arena laid out by it.
+ *
+ * <p>The Java way's phases are also timed one by one, each against the same native {@code AllocateTensors()}:
+ * snapshot, plan, validation, and the handover of a plan validated before (the reused set-up, which also leaves
+ * out reading the plan for the handover, done once per template). Each phase runs where it runs in the whole,
+ * between building a fresh interpreter and closing it; the phases that do not hand over leave it unused. Alone,
+ * a phase still runs on caches and branch predictors warmed by its own kind of work, so the phases add up to
+ * less than the whole.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -54,13 +62,15 @@ public class SetupBenchmark {
     /** The snapshot, plan and validation a recipe makes once (see {@code InterpreterRecipe}). */
     @State(Scope.Benchmark)
     public static class Planned {
+        Graph graph;
+        Plan plan;
         ArenaTemplate template;
 
         @Setup(Level.Trial)
         public void plan(PreparedModel prepared, PlannerParam planner) {
-            Graph graph = prepared.interpreter.snapshot();
-            template = ArenaTemplate.of(ValidatedPlan.of(graph, PlannerParam.byName(planner.planner).plan(graph),
-                    JavaArena.ALIGNMENT));
+            graph = prepared.interpreter.snapshot();
+            plan = PlannerParam.byName(planner.planner).plan(graph);
+            template = ArenaTemplate.of(ValidatedPlan.of(graph, plan, JavaArena.ALIGNMENT));
         }
     }
 
@@ -74,5 +84,26 @@ public class SetupBenchmark {
         try (JavaArena arena = planned.template.allocate()) {
             return fresh.interpreter.allocateTensors(arena);
         }
+    }
+
+    /** The first phase of {@link #javaPlanAndAllocateTensors}. */
+    @Benchmark
+    public Graph javaSnapshot(PreparedModel prepared, Fresh fresh) {
+        return prepared.interpreter.snapshot();
+    }
+
+    /** The second phase: planning the snapshot ({@code PlanningBenchmark} times it back to back instead). */
+    @Benchmark
+    public Plan javaPlan(Planned planned, PlannerParam planner, Fresh fresh) {
+        return PlannerParam.byName(planner.planner).plan(planned.graph);
+    }
+
+    /**
+     * The third phase: validating the plan. As in the whole, the validator takes the lifetimes the planner
+     * derived on this thread (here in the trial's set-up) rather than deriving them again.
+     */
+    @Benchmark
+    public ValidatedPlan javaValidate(Planned planned, Fresh fresh) {
+        return ValidatedPlan.of(planned.graph, planned.plan, JavaArena.ALIGNMENT);
     }
 }
