@@ -269,31 +269,30 @@ final class ModelReader {
         }
         int c = (int) code;
         String at = where + " (" + opNames[c] + ")";
-        checkSubgraphReferences(o, at);
         return new TfliteOperator(opNames[c], opBuiltinCodes[c], opVersions[c],
                 tensorIndices(o.inputsAsByteBuffer(), tensorCount, at + " inputs"),
                 tensorIndices(o.outputsAsByteBuffer(), tensorCount, at + " outputs"),
-                tensorIndices(o.intermediatesAsByteBuffer(), tensorCount, at + " intermediates"));
+                tensorIndices(o.intermediatesAsByteBuffer(), tensorCount, at + " intermediates"),
+                calledSubgraphs(o, at));
     }
 
-    /** Control flow names other subgraphs in its options; each must exist. */
-    private void checkSubgraphReferences(Operator o, String at) {
-        switch (o.builtinOptionsType()) {
+    /** The subgraphs control flow names in its options, in their order there; each must exist. */
+    private int[] calledSubgraphs(Operator o, String at) {
+        return switch (o.builtinOptionsType()) {
             case BuiltinOptions.WhileOptions -> {
                 WhileOptions loop = (WhileOptions) options(o, new WhileOptions(), at);
-                subgraphReference(loop.condSubgraphIndex(), at, "condition");
-                subgraphReference(loop.bodySubgraphIndex(), at, "body");
+                yield new int[]{subgraphReference(loop.condSubgraphIndex(), at, "condition"),
+                        subgraphReference(loop.bodySubgraphIndex(), at, "body")};
             }
             case BuiltinOptions.IfOptions -> {
                 IfOptions branch = (IfOptions) options(o, new IfOptions(), at);
-                subgraphReference(branch.thenSubgraphIndex(), at, "then branch");
-                subgraphReference(branch.elseSubgraphIndex(), at, "else branch");
+                yield new int[]{subgraphReference(branch.thenSubgraphIndex(), at, "then branch"),
+                        subgraphReference(branch.elseSubgraphIndex(), at, "else branch")};
             }
-            case BuiltinOptions.CallOnceOptions -> subgraphReference(
-                    ((CallOnceOptions) options(o, new CallOnceOptions(), at)).initSubgraphIndex(), at, "init");
-            default -> {
-            }
-        }
+            case BuiltinOptions.CallOnceOptions -> new int[]{subgraphReference(
+                    ((CallOnceOptions) options(o, new CallOnceOptions(), at)).initSubgraphIndex(), at, "init")};
+            default -> new int[0];
+        };
     }
 
     private static Table options(Operator o, Table table, String at) {
@@ -305,11 +304,12 @@ final class ModelReader {
         return options;
     }
 
-    private void subgraphReference(int index, String at, String role) {
+    private int subgraphReference(int index, String at, String role) {
         if (index < 0 || index >= subgraphCount) {
             throw new InvalidModelException(at + " refers to subgraph " + index + " as its " + role
                     + ", the model has " + subgraphCount);
         }
+        return index;
     }
 
     /** Tensor indices below {@code count}; -1 is an absent optional tensor. */
