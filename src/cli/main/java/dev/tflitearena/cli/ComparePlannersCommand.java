@@ -14,6 +14,8 @@ import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.catalog.RuleBounds;
 import dev.tflitearena.plan.place.BufferSet;
 import dev.tflitearena.plan.place.MinimallocCsv;
+import dev.tflitearena.plan.place.Placer;
+import dev.tflitearena.plan.tflm.TflmAllocations;
 import dev.tflitearena.progress.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,6 +51,9 @@ final class ComparePlannersCommand implements Callable<Integer> {
     ReleaseInputsOption releaseInputs;
 
     @Mixin
+    ForRuntimeOption forRuntime;
+
+    @Mixin
     Output output;
 
     @Mixin
@@ -59,23 +64,39 @@ final class ComparePlannersCommand implements Callable<Integer> {
      * bound under each rule (null for a buffer set, which has neither graph inputs nor ops).
      */
     record Table(List<PlannerTable.Row> rows, long lowerBound, long nativeArenaBytes, Graph graph,
-                 BufferSet buffers, RuleBounds ruleBounds) {
+                 BufferSet buffers, RuleBounds ruleBounds, TflmAllocations tflm) {
+        /** A buffer's label in pictures: a tensor's name under TFLM's rules, else the buffer's id. */
+        String label(int id) {
+            return tflm != null ? ForRuntimeOption.label(tflm, id) : Integer.toString(id);
+        }
     }
 
     @Override
     public Integer call() throws IOException {
         Table table;
         try (ProgressDisplay display = progress.open()) {
-            table = measure(input, nativeOptions, releaseInputs, timeLimit, planFile, display);
+            table = measure(input, nativeOptions, releaseInputs, forRuntime, timeLimit, planFile, display);
         }
         output.print(() -> toJson(table), out -> printText(out, table));
         return 0;
     }
 
     /** With {@code --plan}, the plan of the file is the first row: a plan that does not fit fails at once. */
-    static Table measure(Path input, NativeOptions nativeOptions, ReleaseInputsOption releaseInputs, double timeLimit,
-                         PlanFileOption planFile,
+    static Table measure(Path input, NativeOptions nativeOptions, ReleaseInputsOption releaseInputs,
+                         ForRuntimeOption forRuntime, double timeLimit, PlanFileOption planFile,
                          Progress progress) throws IOException {
+        if (forRuntime.tflm()) {
+            if (planFile.given() || releaseInputs.on) {
+                throw new IllegalArgumentException("--for tflm follows TFLM's rules as they are: not with --plan or "
+                        + "--release-inputs");
+            }
+            TflmAllocations allocations = forRuntime.allocations(input);
+            BufferSet buffers = allocations.buffers();
+            List<Placer> placers = ForRuntimeOption.withOfflinePlan(allocations,
+                    Planners.placers(PlanCommand.seconds(timeLimit)));
+            return new Table(PlannerTable.of(buffers, placers, progress), buffers.lowerBound(), -1, null, buffers,
+                    null, allocations);
+        }
         Kind kind = Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV);
         List<Planner> planners = new ArrayList<>(Planners.all(PlanCommand.seconds(timeLimit)));
         if (planFile.given()) {
@@ -89,7 +110,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
             releaseInputs.refuseForBuffers();
             BufferSet buffers = MinimallocCsv.read(input);
             return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
-                    buffers.lowerBound(), -1, null, buffers, null);
+                    buffers.lowerBound(), -1, null, buffers, null, null);
         }
         Graph graph;
         long nativeArena = -1;
@@ -107,12 +128,16 @@ final class ComparePlannersCommand implements Callable<Integer> {
         graph = releaseInputs.apply(graph);
         List<PlannerTable.Row> rows = PlannerTable.of(graph, planners, progress);
         progress.step("the lower bound under each rule");
-        return new Table(rows, PlannerTable.lowerBound(graph), nativeArena, graph, null, RuleBounds.of(graph));
+        return new Table(rows, PlannerTable.lowerBound(graph), nativeArena, graph, null, RuleBounds.of(graph), null);
     }
 
     private ObjectNode toJson(Table table) {
         ObjectNode root = Json.object();
         root.put("input", input.toString());
+        if (table.tflm() != null) {
+            root.put("for", "tflm");
+            root.put("alignment", table.tflm().alignment());
+        }
         if (table.graph() != null) {
             root.put("release_inputs", table.graph().options().releaseInputs());
         }
@@ -142,7 +167,8 @@ final class ComparePlannersCommand implements Callable<Integer> {
     }
 
     private void printText(PrintWriter out, Table table) {
-        out.printf("%s: lower bound %,d bytes%s%s%n", input, table.lowerBound(),
+        out.printf("%s%s: lower bound %,d bytes%s%s%n", input, table.tflm() == null ? ""
+                        : " for TFLM (alignment " + table.tflm().alignment() + ")", table.lowerBound(),
                 table.graph() != null && table.graph().options().releaseInputs()
                         ? " (" + ReleaseInputsOption.DESCRIPTION + ")" : "",
                 table.nativeArenaBytes() < 0 ? ""

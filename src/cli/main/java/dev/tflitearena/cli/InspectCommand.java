@@ -253,7 +253,37 @@ final class InspectCommand implements Callable<Integer> {
             putSide(j, "b", c.b());
             j.put("difference", c.difference());
         }
+        putAbd(root.putObject("buffers"), d.buffersA(), d.buffersB());
+        ArrayNode metadata = root.putArray("metadata");
+        for (ModelDiff.MetadataChange m : d.metadata()) {
+            ObjectNode j = metadata.addObject();
+            j.put("name", m.name());
+            j.put("status", m.status().label());
+            putMetadataSide(j, "a", m.a());
+            putMetadataSide(j, "b", m.b());
+        }
         return root;
+    }
+
+    private static void putMetadataSide(ObjectNode j, String side, TfliteModel.Metadata m) {
+        if (m == null) {
+            j.putNull("bytes_" + side);
+        } else {
+            j.put("bytes_" + side, m.data().length);
+        }
+    }
+
+    /** The buffer counts and every metadata entry: a plan baked into a model adds an entry and its buffer. */
+    private static void printMetadataDiff(PrintWriter out, ModelDiff d) {
+        out.printf("buffers: %d in A, %d in B%n", d.buffersA(), d.buffersB());
+        long inA = d.metadata().stream().filter(m -> m.a() != null).count();
+        long inB = d.metadata().stream().filter(m -> m.b() != null).count();
+        out.printf("metadata: %d entries in A, %d in B%n", inA, inB);
+        for (ModelDiff.MetadataChange m : d.metadata()) {
+            out.printf("  %s: %s (%s)%n", m.name(), m.status().label(), m.a() == null ? m.b().data().length + " bytes"
+                    : m.b() == null ? m.a().data().length + " bytes" : m.a().data().length + " -> " + m.b().data().length
+                    + " bytes");
+        }
     }
 
     private static void putCompared(ObjectNode j, SubgraphTotals a, SubgraphTotals b) {
@@ -306,6 +336,8 @@ final class InspectCommand implements Callable<Integer> {
         }
         table.print(out);
         printMore(out, changes.size() - shown, "change");
+        out.println();
+        printMetadataDiff(out, d);
     }
 
     private static void addCompared(TextTable table, String subgraph, SubgraphTotals a, SubgraphTotals b) {

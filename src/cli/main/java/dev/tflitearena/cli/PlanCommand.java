@@ -34,6 +34,8 @@ import dev.tflitearena.plan.render.TflmPrintout;
 import dev.tflitearena.plan.search.OptimalPlacer;
 import dev.tflitearena.plan.search.WithinBudget;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -64,9 +66,13 @@ final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--planner", defaultValue = "tflite", paramLabel = "NAME",
             description = "The placement strategy: tflite, tflm-greedy, tflm-linear, greedy-by-size, "
-                    + "greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}). tflm-greedy keeps the "
-                    + "offline offsets of a model's OfflineMemoryAllocation metadata or a CSV's offline column.")
+                    + "greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}; tflm-greedy with --for tflm). "
+                    + "tflm-greedy keeps the offline offsets of a model's OfflineMemoryAllocation metadata or a "
+                    + "CSV's offline column.")
     String planner;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
             description = "How long 'optimal' may search, and the search of --capacity and --budget "
@@ -124,6 +130,9 @@ final class PlanCommand implements Callable<Integer> {
     ReleaseInputsOption releaseInputs;
 
     @Mixin
+    ForRuntimeOption forRuntime;
+
+    @Mixin
     Output output;
 
     static Duration seconds(double seconds) {
@@ -151,6 +160,9 @@ final class PlanCommand implements Callable<Integer> {
         if (exportBuffers != null && planFile.given()) {
             throw new IllegalArgumentException("--export-buffers writes a problem and --plan reads a solution: give one");
         }
+        if (forRuntime.tflm()) {
+            return planForTflm();
+        }
         if (exportBuffers != null) {
             exportBuffers(subgraph == null ? 0 : subgraph);
             return 0;
@@ -174,6 +186,26 @@ final class PlanCommand implements Callable<Integer> {
             }
             return budget != null ? planWithinBudget(budget) : planGraph();
         }
+    }
+
+    /** A model under TFLM's rules: pure Java, from the file alone. */
+    private int planForTflm() throws IOException {
+        if (planFile.given() || exportBuffers != null || capacity != null || budget != null || releaseInputs.on
+                || order.value() != Order.MODEL) {
+            throw new IllegalArgumentException("--for tflm follows TFLM's rules as they are: not with --plan, "
+                    + "--export-buffers, --capacity, --budget, --release-inputs or --order");
+        }
+        boolean named = spec.commandLine().getParseResult().hasMatchedOption("--planner");
+        Placer placer = Planners.placerByName(named ? planner : TflmGreedyPlacer.NAME, seconds(timeLimit));
+        TflmPlanView view = TflmPlanView.of(input, forRuntime.allocations(input), placer);
+        print(view.picture(), view::toJson, out -> {
+            if (tflmPrint) {
+                out.print(TflmPrintout.of(view.buffers(), view.offsets()));
+            } else {
+                view.printText(out);
+            }
+        });
+        return 0;
     }
 
     private int planGraph() throws IOException {

@@ -47,6 +47,9 @@ final class ReportCommand implements Callable<Integer> {
     ReleaseInputsOption releaseInputs;
 
     @Mixin
+    ForRuntimeOption forRuntime;
+
+    @Mixin
     ProgressOptions progress;
 
     @Spec
@@ -58,12 +61,13 @@ final class ReportCommand implements Callable<Integer> {
         ComparePlannersCommand.Table table;
         List<PlanPicture> pictures = new ArrayList<>();
         try (ProgressDisplay display = progress.open()) {
-            table = ComparePlannersCommand.measure(input, nativeOptions, releaseInputs, timeLimit, planFile, display);
+            table = ComparePlannersCommand.measure(input, nativeOptions, releaseInputs, forRuntime, timeLimit, planFile,
+                    display);
             for (PlannerTable.Row row : table.rows()) {
                 display.advance(pictures.size(), table.rows().size(), "picture of planner " + row.name());
                 pictures.add(table.graph() != null ? PlanPicture.of(table.graph(), row.plan())
-                        : PlanPicture.of(input.getFileName() + ", planner " + row.name(), table.buffers(),
-                        row.offsets()));
+                        : PlanPicture.of(input.getFileName() + (table.tflm() == null ? "" : " for TFLM") + ", planner "
+                        + row.name(), table.buffers(), row.offsets(), table::label));
             }
         }
         HtmlReport.Section section = new HtmlReport.Section("",
@@ -113,6 +117,10 @@ final class ReportCommand implements Callable<Integer> {
 
     private HtmlReport.Provenance provenance(ComparePlannersCommand.Table table) {
         String date = LocalDate.now().toString();
+        if (table.tflm() != null) {
+            return new HtmlReport.Provenance("not used: planned under TFLM's rules (its lifetimes, one arena for every "
+                    + "subgraph, alignment " + table.tflm().alignment() + "), read from the .tflite", "none", date);
+        }
         if (table.graph() == null) {
             return new HtmlReport.Provenance("not used (a MiniMalloc CSV is a bare buffer set)", "none", date);
         }

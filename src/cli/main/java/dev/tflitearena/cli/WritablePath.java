@@ -46,8 +46,12 @@ public final class WritablePath {
     }
 
     public static void write(Path file, String text) {
+        write(file, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    public static void write(Path file, byte[] bytes) {
         try {
-            Files.writeString(file, text);
+            Files.write(file, bytes);
         } catch (IOException e) {
             throw failure(file, e);
         }

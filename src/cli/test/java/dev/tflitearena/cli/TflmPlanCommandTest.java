@@ -114,8 +114,8 @@ class TflmPlanCommandTest {
         Path clash = Files.writeString(temp.resolve("clash.csv"), "id,lower,upper,size,offline\n0,0,1,10,0\n1,0,1,10,5\n");
         Cli.Result clashing = run("plan", clash.toString(), "--planner", "tflm-greedy");
         assertEquals(Main.EXIT_ERROR, clashing.status());
-        assertTrue(clashing.err().contains("clash.csv: the offline offsets do not fit: buffers 0 (bytes 0..10, "
-                + "steps 0..0) and 1 (bytes 5..15, steps 0..0) share memory while both live"), clashing.err());
+        assertTrue(clashing.err().contains("clash.csv: the offline offsets do not fit: buffer 0 (bytes 0..10, "
+                + "steps 0..0) and buffer 1 (bytes 5..15, steps 0..0) share memory while both live"), clashing.err());
         Cli.Result negative = run("plan", Files.writeString(temp.resolve("negative.csv"),
                 "id,lower,upper,size,offline\n0,0,1,10,-2\n").toString(), "--planner", "tflm-greedy");
         assertEquals(Main.EXIT_ERROR, negative.status());

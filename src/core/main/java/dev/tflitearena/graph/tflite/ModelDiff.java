@@ -11,9 +11,11 @@ import java.util.Map;
 
 /**
  * Every tensor of two models (say, a float model and its int8 version), matched by subgraph and name, the
- * largest byte change first, with both models' totals.
+ * largest byte change first, with both models' totals; and their metadata entries matched by name, with the
+ * count of buffers each has (a baked plan adds an entry and its buffer, and nothing else).
  */
-public record ModelDiff(List<SubgraphTotals> totalsA, List<SubgraphTotals> totalsB, List<Change> rows) {
+public record ModelDiff(List<SubgraphTotals> totalsA, List<SubgraphTotals> totalsB, List<Change> rows,
+                        List<MetadataChange> metadata, int buffersA, int buffersB) {
 
     public enum Status {
         CHANGED, UNCHANGED, ADDED, REMOVED;
@@ -44,6 +46,19 @@ public record ModelDiff(List<SubgraphTotals> totalsA, List<SubgraphTotals> total
         }
     }
 
+    /** One metadata entry of either model or both, by name; {@code a} is null when added, {@code b} when removed. */
+    public record MetadataChange(String name, TfliteModel.Metadata a, TfliteModel.Metadata b) {
+        public Status status() {
+            if (a == null) {
+                return Status.ADDED;
+            }
+            if (b == null) {
+                return Status.REMOVED;
+            }
+            return Arrays.equals(a.data(), b.data()) ? Status.UNCHANGED : Status.CHANGED;
+        }
+    }
+
     /** A tensor's identity across two models: its subgraph, its name, and which of the tensors so named it is. */
     private record Key(int subgraph, String name, int occurrence) {
     }
@@ -56,7 +71,21 @@ public record ModelDiff(List<SubgraphTotals> totalsA, List<SubgraphTotals> total
         // Largest change first; then changes before unchanged tensors; ties keep A's order, then B's.
         rows.sort(Comparator.comparingLong((Change c) -> -Math.abs(c.difference()))
                 .thenComparing(c -> c.status() == Status.UNCHANGED));
-        return new ModelDiff(SubgraphTotals.of(a), SubgraphTotals.of(b), rows);
+        return new ModelDiff(SubgraphTotals.of(a), SubgraphTotals.of(b), rows, metadata(a, b), a.bufferCount(),
+                b.bufferCount());
+    }
+
+    /** Entries matched by name, in A's order then B's; a name given twice is matched in turn. */
+    private static List<MetadataChange> metadata(TfliteModel a, TfliteModel b) {
+        List<TfliteModel.Metadata> inB = new ArrayList<>(b.metadata());
+        List<MetadataChange> changes = new ArrayList<>();
+        for (TfliteModel.Metadata m : a.metadata()) {
+            TfliteModel.Metadata match = inB.stream().filter(x -> x.name().equals(m.name())).findFirst().orElse(null);
+            inB.remove(match);
+            changes.add(new MetadataChange(m.name(), m, match));
+        }
+        inB.forEach(m -> changes.add(new MetadataChange(m.name(), null, m)));
+        return changes;
     }
 
     private static Map<Key, TfliteTensor> keyed(TfliteModel m) {

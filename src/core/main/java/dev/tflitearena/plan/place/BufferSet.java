@@ -117,6 +117,11 @@ public record BufferSet(List<Buffer> buffers, int steps, int alignment, List<Lon
 
     /** Checks a placement: aligned, not negative, no two buffers live together sharing a byte. */
     public void validate(long[] offsets) {
+        validate(offsets, id -> "buffer " + id);
+    }
+
+    /** As {@link #validate(long[])}, the refusal naming a buffer as {@code name} does given its id. */
+    public void validate(long[] offsets, java.util.function.IntFunction<String> name) {
         if (offsets.length != buffers.size()) {
             throw new InvalidPlanException("placement has " + offsets.length + " offsets for " + buffers.size()
                     + " buffers");
@@ -124,15 +129,15 @@ public record BufferSet(List<Buffer> buffers, int steps, int alignment, List<Lon
         for (int i = 0; i < offsets.length; i++) {
             Buffer a = buffers.get(i);
             if (offsets[i] < 0 || offsets[i] % alignment != 0) {
-                throw new InvalidPlanException("buffer " + a.id + " at offset " + offsets[i]
+                throw new InvalidPlanException(name.apply(a.id) + " at offset " + offsets[i]
                         + ", which is negative or not a multiple of " + alignment);
             }
             for (int j = i + 1; j < offsets.length; j++) {
                 Buffer b = buffers.get(j);
                 if (a.overlapsInTime(b) && offsets[i] < offsets[j] + b.size && offsets[j] < offsets[i] + a.size
                         && a.size > 0 && b.size > 0) {
-                    throw new InvalidPlanException("buffers " + a.id + " (bytes " + offsets[i] + ".."
-                            + (offsets[i] + a.size) + ", steps " + a.first + ".." + a.last + ") and " + b.id
+                    throw new InvalidPlanException(name.apply(a.id) + " (bytes " + offsets[i] + ".."
+                            + (offsets[i] + a.size) + ", steps " + a.first + ".." + a.last + ") and " + name.apply(b.id)
                             + " (bytes " + offsets[j] + ".." + (offsets[j] + b.size) + ", steps " + b.first + ".."
                             + b.last + ") share memory while both live");
                 }

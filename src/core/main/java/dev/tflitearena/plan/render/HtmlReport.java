@@ -75,9 +75,11 @@ public final class HtmlReport {
             """;
 
     private static final String EXPLANATION = "The lower bound is the most bytes live at any one node (a step, "
-            + "for a buffer set) under TFLite's lifetimes: graph inputs and outputs kept to the end (inputs "
-            + "released after their last consumer where the line above says so), temporaries at their node, an "
-            + "in-place alias counted once with its root. No placement can use a smaller arena. The "
+            + "for a buffer set) under the rules the line above names. Under TFLite's, graph inputs and outputs are "
+            + "kept to the end (inputs released after their last consumer where the line above says so), "
+            + "temporaries live at their node, an in-place alias is counted once with its root; under TFLM's, a "
+            + "tensor lives from the operator that writes it to the last that uses it, on one timeline for every "
+            + "subgraph, and none shares another's memory. No placement can use a smaller arena. The "
             + "gap is arena / lower bound - 1: how much more than that a plan uses, 0% when it reaches the bound. "
             + "The peak is the node where the lower bound is met; the tensors live there are listed under each "
             + "table, and every picture marks it with a black frame.";

@@ -126,19 +126,24 @@ public record PlanPicture(String title, List<Panel> panels) {
 
     /** One panel of a bare placement problem, labelled by buffer id. */
     public static PlanPicture of(String title, BufferSet set, long[] offsets) {
+        return of(title, set, offsets, Integer::toString);
+    }
+
+    /** One panel of a placement problem, each buffer labelled as {@code label} names its id. */
+    public static PlanPicture of(String title, BufferSet set, long[] offsets, IntFunction<String> label) {
         if (offsets.length != set.buffers().size()) {
             throw new IllegalArgumentException(offsets.length + " offsets for " + set.buffers().size() + " buffers");
         }
         List<Box> boxes = new ArrayList<>();
         for (int i = 0; i < offsets.length; i++) {
             BufferSet.Buffer b = set.buffers().get(i);
-            boxes.add(new Box(Integer.toString(b.id()), b.size(), offsets[i], b.first(), b.last(), null));
+            boxes.add(new Box(label.apply(b.id()), b.size(), offsets[i], b.first(), b.last(), null));
         }
         long arena = set.arenaBytes(offsets);
         BufferSet.Peak peak = set.peak();
         String panelTitle = Numbers.count(boxes.size(), "buffer") + " over " + Numbers.count(set.steps(), "step");
         return new PlanPicture(title, List.of(new Panel(panelTitle, summary(arena, peak.bytes()), set.steps(), arena,
-                peak.bytes(), boxes, peak(peak, "step " + peak.step(), Integer::toString, id -> ""))));
+                peak.bytes(), boxes, peak(peak, "step " + peak.step(), label, id -> ""))));
     }
 
     private static Panel panel(Subgraph subgraph, SubgraphPlan plan, String planner, Graph.Options options) {

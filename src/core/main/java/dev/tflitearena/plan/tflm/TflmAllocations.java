@@ -110,6 +110,12 @@ public final class TflmAllocations {
         return subgraphOffsets[subgraph] + tensor;
     }
 
+    /** "subgraph S, tensor T ('name')", for the tensor of that id. */
+    public String describe(int id) {
+        Entry e = entries.get(id);
+        return "subgraph " + e.subgraph() + ", tensor " + e.tensor() + " ('" + e.name() + "')";
+    }
+
     /** The scopes of the timeline, 0 included. */
     public int steps() {
         return steps;
