@@ -8,8 +8,8 @@ import dev.tflitearena.graph.Tensor;
 import java.util.Arrays;
 
 /**
- * Checks a plan against the graph it claims to place, with lifetimes derived from the graph, never from the
- * plan: every arena tensor that needs memory has it, aligned and inside its arena; in-place aliases sit
+ * Checks a plan against the graph it claims to place, with lifetimes and sizes derived from the graph, never from
+ * the plan: every arena tensor that needs memory has it, of its own size, in its own arena, aligned and inside it; in-place aliases sit
  * exactly on their root; no two tensors whose lifetimes overlap share a byte.
  */
 public final class PlanValidator {
@@ -68,6 +68,14 @@ public final class PlanValidator {
                         + " but the plan gives it no memory");
             }
             boolean isPersistent = tensor.allocation() == Allocation.ARENA_RW_PERSISTENT;
+            if (p.bytes() != tensor.bytes()) {
+                throw new InvalidPlanException(name(subgraph, tensor) + ": the plan gives it " + p.bytes()
+                        + " bytes, the graph " + tensor.bytes());
+            }
+            if ((p.arena() == Arena.PERSISTENT) != isPersistent) {
+                throw new InvalidPlanException(name(subgraph, tensor) + ": the plan puts it in the " + p.arena().jsonName()
+                        + " arena, the graph's tensor is " + tensor.allocation().jsonName());
+            }
             long arenaBytes = isPersistent ? plan.persistentBytes() : plan.arenaBytes();
             if (p.offset() % alignment != 0) {
                 throw new InvalidPlanException(name(subgraph, tensor) + ": offset " + p.offset()
