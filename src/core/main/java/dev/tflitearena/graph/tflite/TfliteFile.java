@@ -1,10 +1,16 @@
 package dev.tflitearena.graph.tflite;
 
+import org.tensorflow.lite.schema.Metadata;
+import org.tensorflow.lite.schema.Model;
+
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Reads a {@code .tflite} file into {@link TfliteModel} records, in pure Java, without the native runtime.
@@ -63,6 +69,35 @@ public final class TfliteFile {
             // lead outside the file; nothing else of theirs can go wrong on a heap buffer.
             throw new InvalidModelException(name + ": " + reader.where() + ": an offset or length leads outside the"
                     + " file; it is truncated or corrupt (" + e.getClass().getSimpleName() + ")" + unidentified);
+        }
+    }
+
+    /**
+     * The data of the model's first metadata entry named {@code name}, found without reading the rest of the
+     * model, for a model the native verifier has accepted: a loaded one looks up its baked plan so. An offset
+     * that leads outside the bytes is an {@link InvalidModelException}.
+     */
+    public static Optional<byte[]> metadata(ByteBuffer model, String name) {
+        try {
+            Model root = Model.getRootAsModel(model.duplicate().order(ByteOrder.LITTLE_ENDIAN));
+            for (int i = 0; i < root.metadataLength(); i++) {
+                Metadata m = root.metadata(i);
+                if (name.equals(m.name())) {
+                    if (m.buffer() >= root.buffersLength()) {
+                        throw new InvalidModelException("metadata '" + name + "' refers to buffer " + m.buffer()
+                                + ", the model has " + root.buffersLength());
+                    }
+                    ByteBuffer data = root.buffers((int) m.buffer()).dataAsByteBuffer();
+                    byte[] bytes = new byte[data == null ? 0 : data.remaining()];
+                    if (data != null) {
+                        data.get(bytes);
+                    }
+                    return Optional.of(bytes);
+                }
+            }
+            return Optional.empty();
+        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+            throw new InvalidModelException("metadata '" + name + "': an offset leads outside the model");
         }
     }
 
