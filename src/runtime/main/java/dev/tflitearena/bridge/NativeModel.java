@@ -2,6 +2,7 @@ package dev.tflitearena.bridge;
 
 import dev.tflitearena.nativelayer.TfliteErrorReporter;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.tensorflowlite.Allocation;
 import org.bytedeco.tensorflowlite.BuiltinOpResolver;
 import org.bytedeco.tensorflowlite.BuiltinOpResolverWithoutDefaultDelegates;
 import org.bytedeco.tensorflowlite.ErrorReporter;
@@ -81,6 +82,15 @@ public final class NativeModel extends SharedNativeResource {
 
     public Path path() {
         return path;
+    }
+
+    /**
+     * The model's bytes where TFLite reads them (the file it mapped, or its copy), as a read-only view that is
+     * valid while the model lives: no copy is made.
+     */
+    public ByteBuffer bytes() {
+        Allocation allocation = model.allocation();
+        return new BytePointer(allocation.base()).capacity(allocation.bytes()).asByteBuffer().asReadOnlyBuffer();
     }
 
     /** The native model, for an interpreter that has retained it. */

@@ -16,7 +16,13 @@ import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.ValidatedPlan;
 import dev.tflitearena.plan.order.MemoryOrder;
+import dev.tflitearena.plan.InvalidPlanException;
+import dev.tflitearena.plan.baked.BakedPlan;
+import dev.tflitearena.plan.baked.BakedPlanner;
+import dev.tflitearena.plan.baked.BakedPlans;
 import dev.tflitearena.plan.order.Order;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
 import java.util.List;
@@ -36,6 +42,7 @@ import java.util.TreeMap;
  * temporaries alike in all of them.
  */
 final class InterpreterRecipe {
+    private static final Logger LOG = LoggerFactory.getLogger(InterpreterRecipe.class);
     /** The seed of the inputs a sharing interpreter warms up on; any would do, constants ignore them. */
     private static final long WARM_UP_SEED = 0;
 
@@ -57,7 +64,7 @@ final class InterpreterRecipe {
     private final JavaArena groupArena;
 
     private InterpreterRecipe(NativeModel model, SessionOptions options, Map<Integer, int[]> shapes,
-                              SharedRegions regions) {
+                              SharedRegions regions, BakedModelPlan baked) {
         this.model = model;
         this.options = options;
         this.shapes = shapes;
@@ -68,16 +75,36 @@ final class InterpreterRecipe {
         SharedConstants region = regions == null ? null : regions.get(configuration(), this::prove);
         this.shared = region == null || region.isEmpty() ? null : region;
         Planner planner = options.javaPlanner();
-        if (planner == null) {
+        Graph probed = null;
+        ValidatedPlan fromBaked = null;
+        if (baked.present() && options.bakedPlan() != BakedPlanUse.IGNORED) {
+            String why = baked.whyNot(options);
+            if (why == null) {
+                probed = probedGraph();
+                try {
+                    fromBaked = ValidatedPlan.of(probed,
+                            BakedPlans.fitted(new BakedPlanner(baked.plan()).plan(probed), probed), JavaArena.ALIGNMENT);
+                } catch (InvalidPlanException e) {
+                    why = "the validator refused it: " + e.getMessage();
+                }
+            }
+            if (why != null) {
+                notUsed(why, planner);
+            }
+        } else if (options.bakedPlan() == BakedPlanUse.REQUIRED) {
+            notUsed("the model carries none (metadata '" + BakedPlan.NAME + "'; 'bake --for tflite' writes it)",
+                    planner);
+        }
+        if (fromBaked != null) {
+            this.graph = probed;
+            this.plan = fromBaked.plan();
+            this.template = ArenaTemplate.of(fromBaked);
+        } else if (planner == null) {
             this.graph = null;
             this.plan = null;
             this.template = null;
         } else {
-            try (NativeInterpreter probe = resizedInterpreter()) {
-                probe.allocateTensors();
-                Graph snapshot = shared == null ? probe.snapshot() : shared.withoutSharedTensors(probe.snapshot());
-                this.graph = snapshot.withReleaseInputs(options.releaseInputs());
-            }
+            this.graph = probed != null ? probed : probedGraph();
             this.plan = planner.plan(graph);
             this.template = ArenaTemplate.of(ValidatedPlan.of(graph, plan, JavaArena.ALIGNMENT));
         }
@@ -98,9 +125,32 @@ final class InterpreterRecipe {
         this.groupArena = groupArena;
     }
 
-    /** The model's own input shapes; {@code regions} null shares nothing. */
-    static InterpreterRecipe of(NativeModel model, SessionOptions options, SharedRegions regions) {
-        return new InterpreterRecipe(model, options, Map.of(), regions);
+    /**
+     * The model's own input shapes; {@code regions} null shares nothing. {@code baked}, the model's baked plan,
+     * replaces planning as {@link SessionOptions#bakedPlan()} says.
+     */
+    static InterpreterRecipe of(NativeModel model, SessionOptions options, SharedRegions regions,
+                                BakedModelPlan baked) {
+        return new InterpreterRecipe(model, options, Map.of(), regions, baked);
+    }
+
+    /** The graph a Java plan places: a probe prepared natively, snapshot, without what the sessions share. */
+    private Graph probedGraph() {
+        try (NativeInterpreter probe = resizedInterpreter()) {
+            probe.allocateTensors();
+            Graph snapshot = shared == null ? probe.snapshot() : shared.withoutSharedTensors(probe.snapshot());
+            return snapshot.withReleaseInputs(options.releaseInputs());
+        }
+    }
+
+    /** A baked plan that cannot serve: refused under {@link BakedPlanUse#REQUIRED}, else logged once. */
+    private void notUsed(String why, Planner planner) {
+        if (options.bakedPlan() == BakedPlanUse.REQUIRED) {
+            throw new IllegalStateException(model.path() + ": the session requires the model's baked plan, which "
+                    + "cannot serve it: " + why);
+        }
+        LOG.info("{}: baked plan not used, planning with {}: {}", model.path(),
+                planner == null ? SessionOptions.NATIVE : planner.name(), why);
     }
 
     /** The same recipe on an arena of a group, whose plan the group made from this recipe's {@link #graph()}. */
@@ -125,11 +175,11 @@ final class InterpreterRecipe {
         return Lifetimes.of(primary, graph.options()).deallocNode(primary.inputs()[input]) != Lifetimes.NOT_ASSIGNED;
     }
 
-    /** The same recipe with one input reshaped, and re-planned. */
+    /** The same recipe with one input reshaped, and re-planned: a baked plan is for the model's own shapes. */
     InterpreterRecipe resized(int input, int[] shape) {
         Map<Integer, int[]> next = new TreeMap<>(shapes);
         next.put(input, shape.clone());
-        return new InterpreterRecipe(model, options, next, regions);
+        return new InterpreterRecipe(model, options, next, regions, BakedModelPlan.NONE);
     }
 
     /**

@@ -24,9 +24,13 @@ import java.util.Objects;
  * ({@link dev.tflitearena.graph.Graph.Options#releaseInputs()}), so that later tensors reuse its bytes: every run
  * writes every input anyway, and reading an input back ({@link Session#inputValues}) is refused, as its bytes
  * hold other tensors by the end of a run. TFLite's own planner knows no such rule: it needs a Java planner.
+ * {@code bakedPlan} says what a plan baked into the model ({@code bake --for tflite}) is to the session: by
+ * default ({@link BakedPlanUse#IF_VALID}) it replaces planning, whatever {@code planner} says, when it was made
+ * for this model, release and these options and the validator accepts it; otherwise the session plans as
+ * {@code planner} says and logs why.
  */
 public record SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads,
-                             boolean shareConstants, Order order, boolean releaseInputs) {
+                             boolean shareConstants, Order order, boolean releaseInputs, BakedPlanUse bakedPlan) {
     /** The planner name of TFLite's own arena planner. */
     public static final String NATIVE = Planners.NATIVE;
     /** TFLite's planner and defaults: no XNNPACK, TFLite's threads, nothing shared, the model's order. */
@@ -43,6 +47,7 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
         }
         settings(xnnpack, threads, xnnpackThreads);
         Objects.requireNonNull(order, "order");
+        Objects.requireNonNull(bakedPlan, "bakedPlan");
         if (order == Order.MEMORY && xnnpack) {
             throw new IllegalArgumentException("the memory order applies to TFLite's own kernels; XNNPACK replaces "
                     + "the ops it takes by a node of its own: withXnnpack(false)");
@@ -55,18 +60,18 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
 
     /** In the model's own order, graph inputs kept to the end of a run, as TFLite keeps them. */
     public SessionOptions(String planner, boolean xnnpack, int threads, int xnnpackThreads, boolean shareConstants) {
-        this(planner, xnnpack, threads, xnnpackThreads, shareConstants, Order.MODEL, false);
+        this(planner, xnnpack, threads, xnnpackThreads, shareConstants, Order.MODEL, false, BakedPlanUse.IF_VALID);
     }
 
     /** The planner: {@value #NATIVE}, or the name of a Java planner ({@link Planners#names()}). */
     public SessionOptions withPlanner(String name) {
-        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants, order, releaseInputs);
+        return new SessionOptions(name, xnnpack, threads, xnnpackThreads, shareConstants, order, releaseInputs, bakedPlan);
     }
 
     /** Off, or on with TFLite's default XNNPACK delegate. */
     public SessionOptions withXnnpack(boolean on) {
         return new SessionOptions(planner, on, threads, InterpreterSettings.DEFAULT_THREADS, shareConstants, order,
-                releaseInputs);
+                releaseInputs, bakedPlan);
     }
 
     /**
@@ -77,7 +82,7 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
      */
     public SessionOptions withThreads(int count) {
         return new SessionOptions(planner, xnnpack, threads(count), xnnpackThreads, shareConstants, order,
-                releaseInputs);
+                releaseInputs, bakedPlan);
     }
 
     /**
@@ -88,22 +93,32 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
         if (count < 1) {
             throw new IllegalArgumentException("XNNPACK threads must be at least 1; got " + count);
         }
-        return new SessionOptions(planner, true, threads, count, shareConstants, order, releaseInputs);
+        return new SessionOptions(planner, true, threads, count, shareConstants, order, releaseInputs, bakedPlan);
     }
 
     /** Whether the session shares what derives from the model's constants with the model's other sessions. */
     public SessionOptions withSharing(boolean on) {
-        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on, order, releaseInputs);
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, on, order, releaseInputs, bakedPlan);
     }
 
     /** The order the primary subgraph's nodes run in: {@link Order#MEMORY} needs XNNPACK off. */
     public SessionOptions withOrder(Order next) {
-        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, next, releaseInputs);
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, next, releaseInputs,
+                bakedPlan);
     }
 
     /** Whether the Java planner frees each graph input after its last consumer (a Java planner is needed). */
     public SessionOptions withReleaseInputs(boolean on) {
-        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, order, on);
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, order, on, bakedPlan);
+    }
+
+    /**
+     * What a plan baked into the model is to the session: {@link BakedPlanUse#IF_VALID} (the default),
+     * {@link BakedPlanUse#REQUIRED} or {@link BakedPlanUse#IGNORED}.
+     */
+    public SessionOptions withBakedPlan(BakedPlanUse use) {
+        return new SessionOptions(planner, xnnpack, threads, xnnpackThreads, shareConstants, order, releaseInputs,
+                use);
     }
 
     InterpreterSettings settings() {

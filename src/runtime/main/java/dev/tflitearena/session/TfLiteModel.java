@@ -16,13 +16,22 @@ import java.time.Duration;
  * the native model alive, so closing it while they run is safe; it then refuses new sessions, and
  * {@link Session#resizeInput}, which builds a new interpreter, too. It holds the regions its sharing sessions
  * back their constant-derived tensors with, one per configuration ({@link SessionOptions#shareConstants()}).
+ * A plan baked into the model ({@code bake --for tflite}) is read when it loads: its sessions and pools run on
+ * it instead of planning, as {@link SessionOptions#bakedPlan()} says.
  */
 public final class TfLiteModel implements AutoCloseable {
     private final NativeModel model;
     private final SharedRegions regions = new SharedRegions();
+    private final BakedModelPlan baked;
 
     private TfLiteModel(NativeModel model) {
         this.model = model;
+        try {
+            this.baked = BakedModelPlan.of(model);
+        } catch (RuntimeException e) {
+            model.close();
+            throw e;
+        }
     }
 
     /** Loads the file after TFLite's flatbuffer verifier accepts it. */
@@ -114,7 +123,7 @@ public final class TfLiteModel implements AutoCloseable {
 
     /** How this model's sessions with these options are built. */
     InterpreterRecipe recipe(SessionOptions options) {
-        return InterpreterRecipe.of(model, options, options.shareConstants() ? regions : null);
+        return InterpreterRecipe.of(model, options, options.shareConstants() ? regions : null, baked);
     }
 
     /**
@@ -123,7 +132,7 @@ public final class TfLiteModel implements AutoCloseable {
      * warmed up, one at a time, before the pool serves.
      */
     public SessionPool newPool(SessionOptions options, int size, Duration timeout) {
-        return new SessionPool(InterpreterRecipe.of(model, options.withSharing(true), regions), size, timeout);
+        return new SessionPool(InterpreterRecipe.of(model, options.withSharing(true), regions, baked), size, timeout);
     }
 
     @Override

@@ -6,6 +6,8 @@
  * runs under (the arena planner, native or a Java one; XNNPACK; TFLite's and XNNPACK's threads, which are the
  * session's own; the op order; what it shares); a {@link dev.tflitearena.session.SessionPool} for concurrent
  * callers; an {@link dev.tflitearena.session.ArenaGroup} for models that run one after another on one arena.
+ * A model may carry a plan baked into it ({@link dev.tflitearena.session.PlanBaking}), which its sessions run on
+ * instead of planning, as {@link dev.tflitearena.session.SessionOptions#withBakedPlan} says.
  *
  * <p>A session describes its inputs and outputs as {@link dev.tflitearena.session.TensorInfo}s (name, element
  * type, shape, bytes, quantization) and runs on Java arrays of each type's natural form or direct buffers
