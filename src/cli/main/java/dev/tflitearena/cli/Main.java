@@ -36,12 +36,12 @@ public final class Main {
     static final int EXIT_ERROR = 2;
 
     /**
-     * Commands that run in this JVM: they hand no model to native code (inspect, regress, bake), or isolate what
+     * Commands that run in this JVM: they hand no model to native code (inspect, regress), or isolate what
      * they do themselves (fuzz-models, releases, bench). Every other command runs in a child JVM that a crash in
      * native code cannot take this one down with ({@link Supervisor}).
      */
     private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "releases", "bench",
-            "fuzz-solver", "bake");
+            "fuzz-solver");
     /** JVM options of a command's child: {@code memory} takes the JVM's own mallocs out of the native heap. */
     private static final Map<String, List<String>> CHILD_OPTIONS = Map.of("memory", List.of(JvmMalloc.OPTION));
     /** Set (to anything) to run every command in this JVM: where no child JVM can start, say under qemu-user. */

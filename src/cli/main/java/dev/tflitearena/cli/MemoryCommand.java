@@ -7,8 +7,9 @@ import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.MemoryProfile;
 import dev.tflitearena.memory.ResizeCycle;
 import dev.tflitearena.memory.SessionScaling;
+import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.Planners;
-import dev.tflitearena.plan.place.ImportedPlan;
+import dev.tflitearena.session.BakedPlanUse;
 import dev.tflitearena.session.SessionOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -101,11 +102,12 @@ final class MemoryCommand implements Callable<Integer> {
                         + "others");
             }
             // Sessions are made by planner name: the file's plan joins the planners under its file name.
-            ImportedPlan plan = planFile.read();
+            Planner plan = planFile.read();
             Planners.register(plan);
             planner = plan.name();
         }
-        SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack);
+        // Each run plans as it says: a baked plan is measured through --plan MODEL.tflite.
+        SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack).withBakedPlan(BakedPlanUse.IGNORED);
         if (threads != null) {
             nativePlan = nativePlan.withThreads(threads);
         }

@@ -2,6 +2,7 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.bridge.NativeRelease;
 import dev.tflitearena.cli.GraphSource.Kind;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
@@ -16,6 +17,9 @@ import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanValidator;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.baked.BakedPlan;
+import dev.tflitearena.plan.baked.BakedPlanner;
+import dev.tflitearena.plan.baked.PlanFingerprint;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.order.MemoryOrder;
 import dev.tflitearena.plan.order.Order;
@@ -34,18 +38,18 @@ import dev.tflitearena.plan.render.TflmPrintout;
 import dev.tflitearena.plan.search.OptimalPlacer;
 import dev.tflitearena.plan.search.WithinBudget;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -318,7 +322,13 @@ final class PlanCommand implements Callable<Integer> {
     private Planner strategy() throws IOException {
         Planner named = Planners.byName(planner, seconds(timeLimit));
         boolean tflm = planner.equals(TflmGreedyPlacer.NAME) || planner.equals(TflmLinearPlacer.NAME);
-        if (!tflm || Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON) != Kind.MODEL) {
+        if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON) != Kind.MODEL) {
+            return named;
+        }
+        if (!spec.commandLine().getParseResult().hasMatchedOption("--planner")) {
+            return bakedOr(named);
+        }
+        if (!tflm) {
             return named;
         }
         TfliteModel model = TfliteFile.read(input);
@@ -336,6 +346,28 @@ final class PlanCommand implements Callable<Integer> {
                     + "), which TFLM's LinearMemoryPlanner refuses; " + TflmGreedyPlacer.NAME + " keeps it");
         }
         return new TflmGreedyPlanner(offline.get().offsets());
+    }
+
+    /**
+     * The model's baked plan when it has one made for this model, release and options (the first line says so),
+     * else {@code otherwise}, saying on standard error why the baked plan is not used.
+     */
+    private Planner bakedOr(Planner otherwise) throws IOException {
+        byte[] bytes = java.nio.file.Files.readAllBytes(input);
+        Optional<byte[]> entry = TfliteFile.metadata(java.nio.ByteBuffer.wrap(bytes), BakedPlan.NAME);
+        if (entry.isEmpty()) {
+            return otherwise;
+        }
+        BakedPlan baked = BakedPlan.decode(entry.get(), input.toString());
+        PlanFingerprint f = baked.fingerprint();
+        List<String> differences = f.differences(f.madeFrom(java.nio.ByteBuffer.wrap(bytes)),
+                NativeRelease.loaded().version(), releaseInputs.on, order.value().jsonName(), nativeOptions.xnnpack);
+        if (!differences.isEmpty()) {
+            spec.commandLine().getErr().println(input + ": its baked plan is not used, planning with "
+                    + otherwise.name() + ": " + String.join("; ", differences));
+            return otherwise;
+        }
+        return new BakedPlanner(baked);
     }
 
     /** Each subgraph's rw arena as TFLM prints its plan, under a line naming the subgraph. */

@@ -112,8 +112,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         // An outside plan is measured against the lower bound too: how far it is from the best possible.
-        long lowerBound = planFile.given() ? PlannerTable.lowerBound(GraphSource.read(model, nativeOptions.settings()))
-                : -1;
+        long lowerBound = planFile.given() ? PlannerTable.lowerBound(GraphSource.read(model, nativeOptions.settings())
+                .withReleaseInputs(releaseInputs.on)) : -1;
         output.print(() -> {
             ObjectNode root = toJson(result, dump);
             if (lowerBound >= 0) {

@@ -5,6 +5,7 @@ import dev.tflitearena.bridge.SeededInputs;
 import dev.tflitearena.session.ArenaGroup;
 import dev.tflitearena.session.Outputs;
 import dev.tflitearena.session.Session;
+import dev.tflitearena.session.BakedPlanUse;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TensorInfo;
 import dev.tflitearena.session.TfLiteModel;
@@ -57,7 +58,7 @@ final class RunGroupCommand implements Callable<Integer> {
         if (invokes < 1) {
             throw new IllegalArgumentException("--invokes must be at least 1, got " + invokes);
         }
-        SessionOptions reference = SessionOptions.DEFAULT.withXnnpack(xnnpack);
+        SessionOptions reference = SessionOptions.DEFAULT.withXnnpack(xnnpack).withBakedPlan(BakedPlanUse.IGNORED);
         List<TfLiteModel> loaded = new ArrayList<>();
         List<Session> alone = new ArrayList<>();
         try {

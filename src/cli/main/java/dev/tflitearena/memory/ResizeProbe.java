@@ -4,6 +4,7 @@ import dev.tflitearena.isolation.ChildProbe;
 import dev.tflitearena.isolation.IsolatedRun;
 import dev.tflitearena.isolation.Supervisor;
 import dev.tflitearena.plan.order.Order;
+import dev.tflitearena.session.BakedPlanUse;
 import dev.tflitearena.session.Session;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TfLiteModel;
@@ -121,13 +122,14 @@ public final class ResizeProbe {
 
     private static String encode(SessionOptions options) {
         return options.planner() + ":" + options.xnnpack() + ":" + options.threads() + ":" + options.xnnpackThreads()
-                + ":" + options.shareConstants() + ":" + options.order() + ":" + options.releaseInputs();
+                + ":" + options.shareConstants() + ":" + options.order() + ":" + options.releaseInputs() + ":"
+                + options.bakedPlan();
     }
 
     private static SessionOptions decode(String text) {
         String[] fields = text.split(":");
         return new SessionOptions(fields[0], Boolean.parseBoolean(fields[1]), Integer.parseInt(fields[2]),
                 Integer.parseInt(fields[3]), Boolean.parseBoolean(fields[4]), Order.valueOf(fields[5]),
-                Boolean.parseBoolean(fields[6]));
+                Boolean.parseBoolean(fields[6]), BakedPlanUse.valueOf(fields[7]));
     }
 }

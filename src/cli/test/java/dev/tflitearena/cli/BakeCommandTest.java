@@ -40,6 +40,7 @@ class BakeCommandTest {
         assertEquals(j.get("lower_bound_bytes").asLong(), arena);
         assertTrue(arena < j.get("tflm_greedy_arena_bytes").asLong(), j.toString());
         assertTrue(j.get("optimal_proven").asBoolean());
+        ArenaFields.assertNamed(j, "arena_bytes", "tflm_greedy_arena_bytes");
         int bakedTensors = j.get("tensors_baked").asInt();
         assertEquals(TfliteFile.read(out).subgraphs().get(0).tensors().size(),
                 bakedTensors + j.get("tensors_constant").asInt() + j.get("tensors_online").size());
