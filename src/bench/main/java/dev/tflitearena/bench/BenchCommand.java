@@ -29,8 +29,8 @@ import java.util.concurrent.Callable;
                 + "Writes JMH's JSON (DIR/results.json), JMH's report (DIR/jmh.log) and a table per model of medians "
                 + "and ratios Java/native with 95%% intervals (DIR/summary.md, DIR/summary.json), and prints the "
                 + "table; standard error shows which benchmark runs. A full run on the 3 default models takes "
-                + "about 16 minutes on 2 cores: 51 benchmark and parameter sets (17 per model), each in 2 forks of "
-                + "(3 warm-up + 5 measured) 1 s iterations, make 13.6 minutes of iterations, and each of the 102 "
+                + "about 17 minutes on 2 cores: 54 benchmark and parameter sets (18 per model), each in 2 forks of "
+                + "(3 warm-up + 5 measured) 1 s iterations, make 14.4 minutes of iterations, and each of the 108 "
                 + "forks starts a JVM and prepares its model. With --throughput, the throughput benchmark instead.")
 public final class BenchCommand implements Callable<Integer> {
     /** Exit status of a failure that is not a finding, as on the command line: bad input, a native error. */

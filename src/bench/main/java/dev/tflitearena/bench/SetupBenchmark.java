@@ -7,6 +7,10 @@ import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.ValidatedPlan;
+import dev.tflitearena.plan.baked.BakedPlan;
+import dev.tflitearena.plan.baked.BakedPlanner;
+import dev.tflitearena.plan.baked.BakedPlans;
+import dev.tflitearena.plan.baked.PlanFingerprint;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -82,6 +86,38 @@ public class SetupBenchmark {
     @Benchmark
     public Handover javaReusedPlanAndAllocateTensors(Planned planned, Fresh fresh) {
         try (JavaArena arena = planned.template.allocate()) {
+            return fresh.interpreter.allocateTensors(arena);
+        }
+    }
+
+    /**
+     * A plan baked into the model ({@code bake --for tflite}), made in the trial and read back from its metadata
+     * entry's bytes, as {@code TfLiteModel.load} reads it once per model.
+     */
+    @State(Scope.Benchmark)
+    public static class Baked {
+        BakedPlan plan;
+
+        @Setup(Level.Trial)
+        public void bake(PreparedModel prepared, PlannerParam planner) {
+            Graph graph = prepared.interpreter.snapshot();
+            PlanFingerprint fingerprint = new PlanFingerprint(0, new byte[PlanFingerprint.SHA256_BYTES], "bench",
+                    false, "model", false);
+            plan = BakedPlan.decode(new BakedPlan(fingerprint, PlannerParam.byName(planner.planner).plan(graph))
+                    .encode(), prepared.model);
+        }
+    }
+
+    /**
+     * The first set-up of a fresh process's session on a baked model, as {@code InterpreterRecipe} makes it: the
+     * snapshot, the baked plan fitted to it and validated, the handover; no planning. As in
+     * {@link #javaPlanAndAllocateTensors}, the interpreter snapshot was prepared earlier in the trial.
+     */
+    @Benchmark
+    public Handover javaBakedPlanAndAllocateTensors(PreparedModel prepared, Baked baked, Fresh fresh) {
+        Graph graph = prepared.interpreter.snapshot();
+        Plan plan = new BakedPlanner(baked.plan).plan(graph);
+        try (JavaArena arena = JavaArena.allocate(graph, BakedPlans.fitted(plan, graph))) {
             return fresh.interpreter.allocateTensors(arena);
         }
     }
