@@ -14,6 +14,7 @@ import dev.tflitearena.plan.baked.BakedPlan;
 import dev.tflitearena.plan.baked.PlanFingerprint;
 import dev.tflitearena.plan.order.MemoryOrder;
 import dev.tflitearena.plan.order.Order;
+import dev.tflitearena.plan.tflite.TflitePlanner;
 
 import java.nio.ByteBuffer;
 
@@ -57,6 +58,10 @@ public final class PlanBaking {
                             .withReleaseInputs(options.releaseInputs());
                 }
             }
+        }
+        if (TflitePlanner.hasComputedShapeReshape(graph)) {
+            throw new IllegalArgumentException(name + ": nothing to bake: a Java plan cannot drive a graph with a "
+                    + "RESHAPE whose new shape an op computes (TFLite prepares the nodes after it during invoke)");
         }
         Plan plan = planner.plan(graph);
         ValidatedPlan.of(graph, plan, JavaArena.ALIGNMENT);

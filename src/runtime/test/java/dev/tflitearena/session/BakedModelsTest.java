@@ -12,7 +12,6 @@ import dev.tflitearena.models.SampleModels;
 import dev.tflitearena.plan.baked.BakedPlan;
 import dev.tflitearena.plan.baked.BakedPlanner;
 import dev.tflitearena.plan.catalog.Planners;
-import dev.tflitearena.plan.tflite.TflitePlanner;
 import dev.tflitearena.plan.tflm.TflmAllocations;
 import dev.tflitearena.plan.tflm.TflmOfflinePlan;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +29,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -57,6 +57,13 @@ class BakedModelsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("models")
     void aBakedPlanReadsBackAndDrivesTheRuntime(String name, byte[] model) {
+        if (name.equals("reshape_computed_shape")) {
+            // A Java plan cannot drive it yet (issue 32): there is nothing to bake, and bake says so.
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PlanBaking.forTflite(
+                    model, name, SessionOptions.DEFAULT, Planners.byName("tflite", Duration.ZERO), false));
+            assertTrue(e.getMessage().startsWith(name + ": nothing to bake: a Java plan cannot drive"), e.getMessage());
+            return;
+        }
         PlanBaking.Baked baked = PlanBaking.forTflite(model, name, SessionOptions.DEFAULT,
                 Planners.byName("best-of", Duration.ofSeconds(1)), false);
         byte[] entry = TfliteFile.metadata(ByteBuffer.wrap(baked.model()), BakedPlan.NAME).orElseThrow();
@@ -67,9 +74,6 @@ class BakedModelsTest {
 
         try (NativeModel loaded = NativeModel.fromBytes(baked.model(), name)) {
             BakedPlanner planner = new BakedPlanner(read);
-            if (TflitePlanner.hasComputedShapeReshape(baked.graph())) {
-                return; // A Java plan cannot drive it yet (issue 32); SampleModelsTest asserts the refusal.
-            }
             DifferentialRun.Result run = DifferentialRun.run(loaded, InterpreterSettings.DEFAULT, planner, 2, 1, true);
             assertTrue(run.outputsIdentical(), run::firstDifference);
             assertEquals(BakedPlanner.NAME, run.planner());
