@@ -12,35 +12,47 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 /**
- * The persistent tensors whose bytes a kernel computes from the model's constants alone, by a rule read in
- * TFLite's source (the same in 2.12, 2.15, 2.18, 2.19 and 2.20). Only these are candidates for sharing
- * between interpreters of one model; {@link SharedConstants} still compares their bytes across two
- * interpreters before it shares one. Every other persistent tensor stays private.
+ * The persistent tensors whose bytes a kernel computes from the model's constants alone, by the rules read in
+ * TFLite's builtin kernels (the same in the stored sources of 2.12, 2.15, 2.18, 2.19 and 2.20). Only these
+ * are candidates for sharing between interpreters of one model; {@link SharedConstants} still compares their
+ * bytes across two interpreters before it shares one. Every other persistent tensor stays private.
  *
- * <ul>
- * <li>{@value #DEQUANTIZE}: {@code kernels/dequantize.cc} makes the output of a constant input
- * (kTfLiteMmapRo) persistent in Prepare, dequantizes it on the first Eval and then skips Eval for good
- * ({@code float_dequantized_weights_initialized}, kept per node).</li>
- * <li>{@value #CONV_HWCN}: {@code kernels/conv.cc}, on the multithreaded (Eigen) kernel of x86 builds without
- * ruy, with more than one thread, a float input and filter, no dilation and a filter that is not an rw arena
- * tensor, adds a persistent temporary, {@code hwcn_weights}, which the first Eval fills with the filter
- * transposed and later Evals only read ({@code have_weights_been_transposed}). A float CONV_2D has no other
- * persistent temporary (the hybrid kernel's {@code row_sums} needs an int8 filter), so its persistent
- * temporary is that one; it derives from constants when its filter is a constant or a DEQUANTIZE output
- * above.</li>
- * </ul>
+ * <p>A rule names a node's persistent output or persistent temporaries and the inputs they are computed from;
+ * the tensor qualifies when every one of those inputs is fixed: a constant (kTfLiteMmapRo) or itself a
+ * candidate. The nodes are visited in execution order, so chains qualify end to end: a DENSIFY output feeding
+ * a CONV_2D's filter gives that CONV_2D's {@code hwcn_weights}. Each kernel fills such a tensor on its first
+ * Eval, or in the hybrid kernels' {@code row_sums} only with asymmetric input quantization, and never after
+ * (a per-node flag: {@code float_dequantized_weights_initialized}, {@code dense_weights_initialized},
+ * {@code have_weights_been_transposed}, {@code compute_row_sums}, {@code ledger_initialized},
+ * {@code rhs_transposed}, {@code float_weights_time_initialized}, {@code cached_output}); one the kernel
+ * never writes, it never reads either.
  *
- * Only the main subgraph shares, and not the tensors a control-flow node reads or writes, which the kernel
+ * <p>Only the main subgraph shares, and not the tensors a control-flow node reads or writes, which the kernel
  * copies to and from the subgraphs it calls; a graph with dynamic-shape ops shares nothing, since TFLite
  * prepares part of it during invoke, after the handover.
  */
 public final class ConstantDerived {
     public static final String DEQUANTIZE = "DEQUANTIZE of a constant";
+    public static final String DENSIFY = "DENSIFY of a sparse constant";
+    public static final String CAST = "CAST of a constant (cached output)";
     public static final String CONV_HWCN = "CONV_2D hwcn_weights";
+    public static final String CONV_ROW_SUMS = "CONV_2D row_sums";
+    public static final String FC_ROW_SUMS = "FULLY_CONNECTED row_sums";
+    public static final String FC_LEDGER = "FULLY_CONNECTED ledger";
+    public static final String BMM_RHS = "BATCH_MATMUL transposed rhs";
+    public static final String BMM_ROW_SUMS = "BATCH_MATMUL row_sums";
+    public static final String SVDF_WEIGHTS_TIME = "SVDF float_weights_time";
+    public static final String SVDF_ROW_SUMS = "SVDF row_sums";
+
     private static final Set<String> CONTROL_FLOW_OPS = Set.of("WHILE", "IF", "CALL_ONCE", "STABLEHLO_WHILE",
             "STABLEHLO_CASE");
+    /** Recurrent hybrid kernels: their row sums and ledgers are sums and indices of their quantized weights. */
+    private static final Set<String> RECURRENT_HYBRID_OPS = Set.of("RNN", "UNIDIRECTIONAL_SEQUENCE_RNN",
+            "BIDIRECTIONAL_SEQUENCE_RNN", "LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM", "BIDIRECTIONAL_SEQUENCE_LSTM");
+    private static final Set<String> QUANTIZED_WEIGHT_TYPES = Set.of("INT8", "UINT8", "INT4");
 
     private ConstantDerived() {
     }
@@ -52,31 +64,72 @@ public final class ConstantDerived {
             return found;
         }
         Subgraph main = graph.subgraphs().get(0);
-        Set<Integer> controlFlow = controlFlowTensors(main);
         for (Node node : main.nodes()) {
-            if (node.op().equals("DEQUANTIZE") && node.inputs().length == 1 && node.outputs().length == 1
-                    && is(main, node.inputs()[0], Allocation.MMAP_RO)
-                    && is(main, node.outputs()[0], Allocation.ARENA_RW_PERSISTENT)) {
-                found.put(node.outputs()[0], DEQUANTIZE);
-            }
-        }
-        for (Node node : main.nodes()) {
-            if (!node.op().equals("CONV_2D") || node.inputs().length < 2 || !isFloat32(main, node.inputs()[0])
-                    || !isFloat32(main, node.inputs()[1])) {
-                continue;
-            }
-            int filter = node.inputs()[1];
-            if (!is(main, filter, Allocation.MMAP_RO) && !DEQUANTIZE.equals(found.get(filter))) {
-                continue;
-            }
-            for (int temporary : node.temporaries()) {
-                if (is(main, temporary, Allocation.ARENA_RW_PERSISTENT)) {
-                    found.put(temporary, CONV_HWCN);
+            switch (node.op()) {
+                case "DEQUANTIZE" -> output(main, node, DEQUANTIZE, found);
+                case "DENSIFY" -> output(main, node, DENSIFY, found);
+                case "CAST" -> output(main, node, CAST, found);
+                case "CONV_2D", "FULLY_CONNECTED", "BATCH_MATMUL" -> temporaries(main, node, new int[]{1}, found);
+                case "SVDF" -> temporaries(main, node, new int[]{1, 2}, found);
+                default -> {
+                    if (RECURRENT_HYBRID_OPS.contains(node.op())) {
+                        temporaries(main, node, quantizedInputs(main, node), found);
+                    }
                 }
             }
         }
-        found.keySet().removeAll(controlFlow);
+        found.keySet().removeAll(controlFlowTensors(main));
         return found;
+    }
+
+    /** The one persistent output of a one-input node whose input is fixed. */
+    private static void output(Subgraph main, Node node, String rule, Map<Integer, String> found) {
+        if (node.inputs().length == 1 && node.outputs().length == 1 && fixed(main, node.inputs()[0], found)
+                && is(main, node.outputs()[0], Allocation.ARENA_RW_PERSISTENT)) {
+            found.put(node.outputs()[0], rule);
+        }
+    }
+
+    /** Every persistent temporary of a node whose {@code sources} inputs are all present and fixed. */
+    private static void temporaries(Subgraph main, Node node, int[] sources, Map<Integer, String> found) {
+        if (sources.length == 0) {
+            return;
+        }
+        for (int source : sources) {
+            if (source >= node.inputs().length || !fixed(main, node.inputs()[source], found)) {
+                return;
+            }
+        }
+        int[] temporaries = node.temporaries();
+        for (int position = 0; position < temporaries.length; position++) {
+            int temporary = temporaries[position];
+            if (is(main, temporary, Allocation.ARENA_RW_PERSISTENT)) {
+                found.put(temporary, temporaryRule(node.op(), position, main.tensor(temporary).type()));
+            }
+        }
+    }
+
+    /** What the kernel keeps in its persistent temporary at {@code position}, as its source names it. */
+    private static String temporaryRule(String op, int position, String type) {
+        return switch (op) {
+            case "CONV_2D" -> "INT32".equals(type) ? CONV_ROW_SUMS : CONV_HWCN;
+            case "FULLY_CONNECTED" -> "UINT8".equals(type) ? FC_LEDGER : FC_ROW_SUMS;
+            case "BATCH_MATMUL" -> position == 1 ? BMM_RHS : BMM_ROW_SUMS;
+            case "SVDF" -> position == 3 ? SVDF_WEIGHTS_TIME : SVDF_ROW_SUMS;
+            default -> op + ("UINT8".equals(type) ? " ledger" : " row_sums");
+        };
+    }
+
+    /** The positions of the node's inputs of a quantized type: in a hybrid kernel, its weights. */
+    private static int[] quantizedInputs(Subgraph main, Node node) {
+        int[] inputs = node.inputs();
+        return IntStream.range(0, inputs.length)
+                .filter(p -> inputs[p] >= 0 && QUANTIZED_WEIGHT_TYPES.contains(main.tensor(inputs[p]).type()))
+                .toArray();
+    }
+
+    private static boolean fixed(Subgraph main, int tensor, Map<Integer, String> found) {
+        return is(main, tensor, Allocation.MMAP_RO) || found.containsKey(tensor);
     }
 
     private static Set<Integer> controlFlowTensors(Subgraph subgraph) {
@@ -91,14 +144,10 @@ public final class ConstantDerived {
     }
 
     private static boolean is(Subgraph subgraph, int tensor, Allocation allocation) {
-        return tensor >= 0 && subgraph.tensor(tensor).allocation() == allocation;
-    }
-
-    private static boolean isFloat32(Subgraph subgraph, int tensor) {
         if (tensor < 0) {
             return false;
         }
         Tensor t = subgraph.tensor(tensor);
-        return "FLOAT32".equals(t.type());
+        return t.allocation() == allocation;
     }
 }

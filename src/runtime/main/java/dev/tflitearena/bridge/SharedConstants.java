@@ -51,16 +51,28 @@ public final class SharedConstants extends SharedNativeResource {
     }
 
     /**
-     * Proves which candidates two interpreters of one model and configuration agree on, both allocated by
-     * TFLite and invoked once, on different inputs, and copies the first's bytes of those into a new region.
+     * Proves which candidates two interpreters of one model and configuration agree on, and copies the first's
+     * bytes of those into a new region. Both must be allocated by TFLite and not yet invoked: their candidates
+     * are zeroed, so that one its kernel never writes compares equal, and each is invoked once, on its own
+     * inputs.
      */
     public static SharedConstants prove(NativeInterpreter first, NativeInterpreter second) {
         Graph graph = first.snapshot();
+        Map<Integer, String> candidates = ConstantDerived.candidates(graph);
+        long seed = 1;
+        for (NativeInterpreter interpreter : List.of(first, second)) {
+            for (int tensor : candidates.keySet()) {
+                TfLiteTensor t = interpreter.live().tensor(tensor);
+                Pointer.memset(t.data().raw(), 0, t.bytes());
+            }
+            SeededInputs.feed(seed++, interpreter);
+            interpreter.invoke();
+        }
         Subgraph main = graph.subgraphs().get(0);
         List<Entry> entries = new ArrayList<>();
         List<Unproved> unproved = new ArrayList<>();
         long end = 0;
-        for (Map.Entry<Integer, String> candidate : ConstantDerived.candidates(graph).entrySet()) {
+        for (Map.Entry<Integer, String> candidate : candidates.entrySet()) {
             int tensor = candidate.getKey();
             long bytes = main.tensor(tensor).bytes();
             if (bytes == 0) {
@@ -143,6 +155,8 @@ public final class SharedConstants extends SharedNativeResource {
                 throw new NativeException("cannot allocate " + size + " bytes to warm up an interpreter of " + model);
             }
             copy = JavaArena.aligned(allocation);
+            // Zeroed as the proof's candidates were: a tensor its kernel never writes then equals the region's.
+            Pointer.memset(copy, 0, size);
         }
 
         SharedConstants shared() {

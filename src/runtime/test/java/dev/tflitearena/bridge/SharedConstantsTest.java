@@ -39,8 +39,10 @@ class SharedConstantsTest {
     }
 
     private static SharedConstants prove(NativeModel model, InterpreterSettings settings) {
-        try (NativeInterpreter first = invokedOnce(model, settings, 1);
-             NativeInterpreter second = invokedOnce(model, settings, 2)) {
+        try (NativeInterpreter first = NativeInterpreter.build(model, settings);
+             NativeInterpreter second = NativeInterpreter.build(model, settings)) {
+            first.allocateTensors();
+            second.allocateTensors();
             return SharedConstants.prove(first, second);
         }
     }
