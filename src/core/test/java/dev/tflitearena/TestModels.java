@@ -1,10 +1,14 @@
 package dev.tflitearena;
 
+import dev.tflitearena.models.SampleModels;
+import org.junit.jupiter.params.provider.Arguments;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** The real models listed in tests/models.txt, fetched by tests/fetch-models.sh. A missing one fails. */
 public final class TestModels {
@@ -40,6 +44,23 @@ public final class TestModels {
     /** The models builtin ops can run. */
     public static List<Path> runnable() {
         return all().stream().filter(m -> !NEED_CUSTOM_OPS.contains(m.getFileName().toString())).toList();
+    }
+
+    /** Every runnable real model and every sample, as (name, the model's bytes). */
+    public static Stream<Arguments> runnableAndSamples() {
+        Stream<Arguments> real = runnable().stream().map(path -> Arguments.of(path.getFileName().toString(),
+                read(path)));
+        Stream<Arguments> samples = SampleModels.all().entrySet().stream()
+                .map(e -> Arguments.of(e.getKey(), e.getValue().get()));
+        return Stream.concat(real, samples);
+    }
+
+    private static byte[] read(Path path) {
+        try {
+            return Files.readAllBytes(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static Path named(String fileName) {

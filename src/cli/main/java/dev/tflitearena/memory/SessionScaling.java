@@ -1,5 +1,6 @@
 package dev.tflitearena.memory;
 
+import dev.tflitearena.bridge.PersistentTensors;
 import dev.tflitearena.progress.Progress;
 import dev.tflitearena.progress.ProgressCounter;
 import dev.tflitearena.session.Session;
@@ -30,9 +31,11 @@ public final class SessionScaling {
      * @param rwArenaBytes         one session's rw arena
      * @param persistentArenaBytes the persistent arena one session owns, the shared tensors left out
      * @param sharedBytes          the region the sessions share, 0 without sharing
+     * @param persistentTensors    what one session's persistent arena holds, each with why it is not shared
+     * @param restSplit            the rest, split by when it is malloc'ed; null without the native layer
      */
     public record Result(SessionOptions options, List<Point> points, long rwArenaBytes, long persistentArenaBytes,
-                         long sharedBytes) {
+                         long sharedBytes, List<PersistentTensors.Owned> persistentTensors, RestSplit restSplit) {
         /** Native heap per extra session: the slope from the smallest count to the largest. */
         public long perExtraSessionBytes() {
             Point first = points.get(0);
@@ -107,23 +110,29 @@ public final class SessionScaling {
         }
         List<SessionOptions> runs = options.xnnpack() ? List.of(options, options.withXnnpack(false)) : List.of(options);
         int sessions = sorted.stream().mapToInt(Integer::intValue).sum();
-        ProgressCounter steps = new ProgressCounter(progress, (long) runs.size() * (sessions + sorted.get(0)));
+        ProgressCounter steps = new ProgressCounter(progress, (long) runs.size() * (sessions + sorted.get(0) + 1));
         List<Result> results = new ArrayList<>();
         for (SessionOptions run : runs) {
             measure(model, run, sorted.get(0), steps);
             List<Point> points = new ArrayList<>();
-            long[] own = null;
+            Measured last = null;
             for (int count : sorted) {
-                own = measure(model, run, count, steps);
-                points.add(new Point(count, own[0], own[1]));
+                last = measure(model, run, count, steps);
+                points.add(new Point(count, last.heap, last.resident));
             }
-            results.add(new Result(run, points, own[2], own[3], own[4]));
+            steps.next((run.xnnpack() ? "XNNPACK, " : "") + "the rest split, step by step");
+            results.add(new Result(run, points, last.rwArena, last.persistentArena, last.shared, last.persistentTensors,
+                    RestSplit.measure(model, run)));
         }
         return new Report(results.get(0), results.size() > 1 ? results.get(1) : null);
     }
 
-    /** Heap and RSS growth with {@code count} sessions, then one session's rw, persistent and shared bytes. */
-    private static long[] measure(Path model, SessionOptions options, int count, ProgressCounter steps) {
+    private record Measured(long heap, long resident, long rwArena, long persistentArena, long shared,
+                            List<PersistentTensors.Owned> persistentTensors) {
+    }
+
+    /** Heap and RSS growth with {@code count} sessions, then what one session reports of itself. */
+    private static Measured measure(Path model, SessionOptions options, int count, ProgressCounter steps) {
         MemoryProfile.settle();
         NativeHeap.Usage heapBefore = NativeHeap.usage();
         long residentBefore = ProcessMemory.residentBytes();
@@ -139,7 +148,8 @@ public final class SessionScaling {
             long heap = NativeHeap.usage().outsideJvm() - heapBefore.outsideJvm();
             long resident = ProcessMemory.residentBytes() - residentBefore;
             Session first = sessions.get(0);
-            return new long[]{heap, resident, first.arenaBytes(), first.persistentArenaBytes(), first.sharedBytes()};
+            return new Measured(heap, resident, first.arenaBytes(), first.persistentArenaBytes(), first.sharedBytes(),
+                    first.persistentTensors());
         } finally {
             sessions.forEach(Session::close);
         }

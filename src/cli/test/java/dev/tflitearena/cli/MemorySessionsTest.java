@@ -46,6 +46,40 @@ class MemorySessionsTest {
     }
 
     @Test
+    void theRestIsSplitByStepAndTheSparseIndicesAreSharedToo() throws Exception {
+        String sparse = TestModels.named("face_detection_full_range_sparse.tflite").toString();
+        JsonNode shared = run(sparse, "--sessions", "1,2", "--planner", "native", "--json", "--quiet");
+        JsonNode unshared = run(sparse, "--sessions", "1,2", "--planner", "native", "--no-share", "--json", "--quiet");
+        assertEquals(0, shared.get("persistent_tensors").size(), shared.get("persistent_tensors").toString());
+        assertTrue(unshared.get("persistent_tensors").size() > 0);
+        for (JsonNode t : unshared.get("persistent_tensors")) {
+            assertEquals("shareable", t.get("kind").asText(), t.toString());
+        }
+        assertEquals(unshared.get("persistent_bytes_by_kind").get("shareable").asLong(),
+                sum(unshared.get("persistent_tensors")));
+        JsonNode sharedSplit = shared.get("rest_split");
+        JsonNode unsharedSplit = unshared.get("rest_split");
+        for (JsonNode split : new JsonNode[]{sharedSplit, unsharedSplit}) {
+            assertEquals(split.get("rest_bytes").asLong(), split.get("build_bytes").asLong()
+                    + split.get("allocate_bytes").asLong() + split.get("first_invoke_bytes").asLong()
+                    + split.get("sharing_bytes").asLong() + split.get("later_invoke_bytes").asLong());
+            assertTrue(split.get("census").get("tensor_array").asLong() > 0, split.toString());
+        }
+        // TFLite copies a sparse tensor's indices into every interpreter; sharing sessions point at one copy.
+        assertTrue(unsharedSplit.get("census").get("sparsity").asLong() > 500_000, unsharedSplit.toString());
+        assertEquals(0, sharedSplit.get("census").get("sparsity").asLong(), sharedSplit.toString());
+        assertTrue(sharedSplit.get("sharing_bytes").asLong() < -500_000, sharedSplit.toString());
+    }
+
+    private static long sum(JsonNode tensors) {
+        long bytes = 0;
+        for (JsonNode t : tensors) {
+            bytes += t.get("bytes").asLong();
+        }
+        return bytes;
+    }
+
+    @Test
     void withOneThreadConv2dKeepsNoTransposedFilterAndLessIsShared() throws Exception {
         JsonNode defaults = run(MODEL, "--sessions", "1,2", "--planner", "native", "--json", "--quiet");
         JsonNode oneThread = run(MODEL, "--sessions", "1,2", "--planner", "native", "--threads", "1", "--json", "--quiet");

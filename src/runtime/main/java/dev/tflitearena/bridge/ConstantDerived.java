@@ -30,9 +30,10 @@ import java.util.stream.IntStream;
  * {@code rhs_transposed}, {@code float_weights_time_initialized}, {@code cached_output}); one the kernel
  * never writes, it never reads either.
  *
- * <p>Only the main subgraph shares, and not the tensors a control-flow node reads or writes, which the kernel
- * copies to and from the subgraphs it calls; a graph with dynamic-shape ops shares nothing, since TFLite
- * prepares part of it during invoke, after the handover.
+ * <p>Every subgraph shares, a control-flow body as well as the main one, but not the tensors a control-flow
+ * node reads or writes, which the kernel copies to and from the subgraphs it calls, nor a subgraph's inputs,
+ * which are never constant; a graph with dynamic-shape ops shares nothing, since TFLite prepares part of it
+ * during invoke, after the handover.
  */
 public final class ConstantDerived {
     public static final String DEQUANTIZE = "DEQUANTIZE of a constant";
@@ -57,54 +58,54 @@ public final class ConstantDerived {
     private ConstantDerived() {
     }
 
-    /** The candidates of the prepared graph's main subgraph, tensor index to the rule that names it. */
-    public static Map<Integer, String> candidates(Graph graph) {
+    /** The candidates of one subgraph of the prepared graph, tensor index to the rule that names it. */
+    public static Map<Integer, String> candidates(Graph graph, int index) {
         Map<Integer, String> found = new TreeMap<>();
         if (TflitePlanner.isDynamic(graph)) {
             return found;
         }
-        Subgraph main = graph.subgraphs().get(0);
-        for (Node node : main.nodes()) {
+        Subgraph subgraph = graph.subgraphs().get(index);
+        for (Node node : subgraph.nodes()) {
             switch (node.op()) {
-                case "DEQUANTIZE" -> output(main, node, DEQUANTIZE, found);
-                case "DENSIFY" -> output(main, node, DENSIFY, found);
-                case "CAST" -> output(main, node, CAST, found);
-                case "CONV_2D", "FULLY_CONNECTED", "BATCH_MATMUL" -> temporaries(main, node, new int[]{1}, found);
-                case "SVDF" -> temporaries(main, node, new int[]{1, 2}, found);
+                case "DEQUANTIZE" -> output(subgraph, node, DEQUANTIZE, found);
+                case "DENSIFY" -> output(subgraph, node, DENSIFY, found);
+                case "CAST" -> output(subgraph, node, CAST, found);
+                case "CONV_2D", "FULLY_CONNECTED", "BATCH_MATMUL" -> temporaries(subgraph, node, new int[]{1}, found);
+                case "SVDF" -> temporaries(subgraph, node, new int[]{1, 2}, found);
                 default -> {
                     if (RECURRENT_HYBRID_OPS.contains(node.op())) {
-                        temporaries(main, node, quantizedInputs(main, node), found);
+                        temporaries(subgraph, node, quantizedInputs(subgraph, node), found);
                     }
                 }
             }
         }
-        found.keySet().removeAll(controlFlowTensors(main));
+        found.keySet().removeAll(controlFlowTensors(subgraph));
         return found;
     }
 
     /** The one persistent output of a one-input node whose input is fixed. */
-    private static void output(Subgraph main, Node node, String rule, Map<Integer, String> found) {
-        if (node.inputs().length == 1 && node.outputs().length == 1 && fixed(main, node.inputs()[0], found)
-                && is(main, node.outputs()[0], Allocation.ARENA_RW_PERSISTENT)) {
+    private static void output(Subgraph subgraph, Node node, String rule, Map<Integer, String> found) {
+        if (node.inputs().length == 1 && node.outputs().length == 1 && fixed(subgraph, node.inputs()[0], found)
+                && is(subgraph, node.outputs()[0], Allocation.ARENA_RW_PERSISTENT)) {
             found.put(node.outputs()[0], rule);
         }
     }
 
     /** Every persistent temporary of a node whose {@code sources} inputs are all present and fixed. */
-    private static void temporaries(Subgraph main, Node node, int[] sources, Map<Integer, String> found) {
+    private static void temporaries(Subgraph subgraph, Node node, int[] sources, Map<Integer, String> found) {
         if (sources.length == 0) {
             return;
         }
         for (int source : sources) {
-            if (source >= node.inputs().length || !fixed(main, node.inputs()[source], found)) {
+            if (source >= node.inputs().length || !fixed(subgraph, node.inputs()[source], found)) {
                 return;
             }
         }
         int[] temporaries = node.temporaries();
         for (int position = 0; position < temporaries.length; position++) {
             int temporary = temporaries[position];
-            if (is(main, temporary, Allocation.ARENA_RW_PERSISTENT)) {
-                found.put(temporary, temporaryRule(node.op(), position, main.tensor(temporary).type()));
+            if (is(subgraph, temporary, Allocation.ARENA_RW_PERSISTENT)) {
+                found.put(temporary, temporaryRule(node.op(), position, subgraph.tensor(temporary).type()));
             }
         }
     }
@@ -121,18 +122,18 @@ public final class ConstantDerived {
     }
 
     /** The positions of the node's inputs of a quantized type: in a hybrid kernel, its weights. */
-    private static int[] quantizedInputs(Subgraph main, Node node) {
+    private static int[] quantizedInputs(Subgraph subgraph, Node node) {
         int[] inputs = node.inputs();
         return IntStream.range(0, inputs.length)
-                .filter(p -> inputs[p] >= 0 && QUANTIZED_WEIGHT_TYPES.contains(main.tensor(inputs[p]).type()))
+                .filter(p -> inputs[p] >= 0 && QUANTIZED_WEIGHT_TYPES.contains(subgraph.tensor(inputs[p]).type()))
                 .toArray();
     }
 
-    private static boolean fixed(Subgraph main, int tensor, Map<Integer, String> found) {
-        return is(main, tensor, Allocation.MMAP_RO) || found.containsKey(tensor);
+    private static boolean fixed(Subgraph subgraph, int tensor, Map<Integer, String> found) {
+        return is(subgraph, tensor, Allocation.MMAP_RO) || found.containsKey(tensor);
     }
 
-    private static Set<Integer> controlFlowTensors(Subgraph subgraph) {
+    static Set<Integer> controlFlowTensors(Subgraph subgraph) {
         Set<Integer> tensors = new HashSet<>();
         for (Node node : subgraph.nodes()) {
             if (CONTROL_FLOW_OPS.contains(node.op())) {

@@ -40,6 +40,8 @@ public final class NativeInterpreter implements AutoCloseable {
     private boolean invoked;
     private JavaArena arena;
     private SharedConstants shared;
+    /** Whether the main subgraph's sparse tensors point at the region's copies of their indices. */
+    private boolean sparsityShared;
     /** The private copy of the shared tensors until {@link #shareConstants()}; null when there is none. */
     private SharedConstants.WarmUp warmUp;
     private PlanHandover[] handovers = new PlanHandover[0];
@@ -298,18 +300,38 @@ public final class NativeInterpreter implements AutoCloseable {
                     + " from the bytes two interpreters agreed on, first tensor " + differing.get(0).tensor()
                     + " (" + differing.get(0).rule() + "): the kernels do not compute them from constants alone");
         }
-        Subgraph main = interpreter.subgraph(0);
         for (SharedConstants.Entry e : shared.entries()) {
-            PlanHandover.setCustomAllocation(main, e.tensor(), shared.pointer(e), e.bytes(),
-                    model.path() + ": tensor " + e.tensor());
+            PlanHandover.setCustomAllocation(interpreter.subgraph(e.subgraph()), e.tensor(), shared.pointer(e),
+                    e.bytes(), model.path() + ": subgraph " + e.subgraph() + ", tensor " + e.tensor());
         }
+        shareSparsity(interpreter.subgraph(0));
         warmUp.free();
         warmUp = null;
+    }
+
+    private void shareSparsity(Subgraph main) {
+        List<SharedConstants.Sparsity> copies = shared.sparsity();
+        if (copies.isEmpty()) {
+            return;
+        }
+        int[] tensors = copies.stream().mapToInt(SharedConstants.Sparsity::tensor).toArray();
+        long[] addresses = copies.stream().mapToLong(SharedConstants.Sparsity::address).toArray();
+        int differing = NativeLayer.shareSparsity(main.context().address(), tensors, addresses);
+        if (differing >= 0) {
+            throw new NativeException(model.path() + ": tensor " + tensors[differing] + "'s sparse indices differ from "
+                    + "those of the interpreter they were copied from");
+        }
+        sparsityShared = true;
     }
 
     /** Bytes of the region this interpreter shares, 0 if none. */
     public long sharedBytes() {
         return shared == null ? 0 : shared.size();
+    }
+
+    /** Bytes of the sparse index structures this interpreter shares, 0 if none. */
+    public long sharedSparsityBytes() {
+        return sparsityShared ? shared.sparsityBytes() : 0;
     }
 
     public int inputCount() {
@@ -429,6 +451,13 @@ public final class NativeInterpreter implements AutoCloseable {
         closed = true;
         for (PlanHandover handover : handovers) {
             handover.uninstall();
+        }
+        if (sparsityShared) {
+            // Else TFLite's TfLiteTensorFree would free the shared copies with the interpreter.
+            List<SharedConstants.Sparsity> copies = shared.sparsity();
+            NativeLayer.unshareSparsity(interpreter.subgraph(0).context().address(),
+                    copies.stream().mapToInt(SharedConstants.Sparsity::tensor).toArray(),
+                    copies.stream().mapToLong(SharedConstants.Sparsity::address).toArray());
         }
         interpreter.close();
         if (delegate != null) {

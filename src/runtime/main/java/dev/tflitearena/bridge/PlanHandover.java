@@ -80,7 +80,7 @@ final class PlanHandover {
         this.subgraph = subgraph;
         this.subgraphIndex = subgraphIndex;
         this.arena = arena;
-        this.warmUp = subgraphIndex == 0 ? warmUp : null;
+        this.warmUp = warmUp == null || warmUp.shared().entries(subgraphIndex).isEmpty() ? null : warmUp;
         this.context = subgraph.context().address();
         this.planned = arena == null ? null : arena.handover().subgraphs()[subgraphIndex];
         this.lent = lent;
@@ -219,7 +219,7 @@ final class PlanHandover {
         }
         if (warmUp != null) {
             if (shared == null) {
-                shared = Tensors.shared(warmUp);
+                shared = Tensors.shared(warmUp, subgraphIndex);
             }
             giveCustomAllocations(shared, true, "the shared constants");
         }
@@ -323,8 +323,8 @@ final class PlanHandover {
             return new Tensors(handover.planned.tensors(), addresses, handover.planned.bytes());
         }
 
-        static Tensors shared(SharedConstants.WarmUp warmUp) {
-            List<SharedConstants.Entry> entries = warmUp.shared().entries();
+        static Tensors shared(SharedConstants.WarmUp warmUp, int subgraph) {
+            List<SharedConstants.Entry> entries = warmUp.shared().entries(subgraph);
             Tensors out = new Tensors(new int[entries.size()], new long[entries.size()], new long[entries.size()]);
             for (int i = 0; i < entries.size(); i++) {
                 SharedConstants.Entry e = entries.get(i);

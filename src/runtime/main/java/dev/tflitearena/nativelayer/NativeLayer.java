@@ -101,6 +101,47 @@ public final class NativeLayer {
     }
 
     /**
+     * What a subgraph's own structures hold on malloc's heap (its {@code TfLiteContext} at {@code context}, its
+     * {@code nodeCount} nodes and registrations from {@code nodes}), per category in the order
+     * native/heap_census.cc writes down: malloc_usable_size of each block the interpreter builder and the
+     * subgraph malloc for tensors, shapes, quantization, sparsity and nodes; dynamic tensors' bytes.
+     */
+    public static long[] heapCensus(long context, long nodes, int nodeCount) {
+        require("the heap census");
+        return heapCensus0(context, nodes, nodeCount);
+    }
+
+    /**
+     * A deep copy of each sparse tensor's TfLiteSparsity in the subgraph whose {@code TfLiteContext} is at
+     * {@code context}: {tensor, address, bytes} per sparse tensor (native/shared_sparsity.cc). The copies are
+     * the caller's to free with {@link #freeSparsity}.
+     */
+    public static long[] copySparsity(long context) {
+        require("sharing sparse indices");
+        return copySparsity0(context);
+    }
+
+    /**
+     * Points each of {@code tensors} at its copy in {@code copies}, its own freed, once each has been checked
+     * equal to its copy: -1, else the position of the first that is not sparse or differs, nothing changed.
+     */
+    public static int shareSparsity(long context, int[] tensors, long[] copies) {
+        require("sharing sparse indices");
+        return shareSparsity0(context, tensors, copies);
+    }
+
+    /** Those of {@code tensors} that point at their copy point at nothing: due before the interpreter is deleted. */
+    public static void unshareSparsity(long context, int[] tensors, long[] copies) {
+        require("sharing sparse indices");
+        unshareSparsity0(context, tensors, copies);
+    }
+
+    public static void freeSparsity(long copy) {
+        require("sharing sparse indices");
+        freeSparsity0(copy);
+    }
+
+    /**
      * Before the subgraph at {@code subgraph} first allocates its tensors: has it run its nodes in {@code plan}
      * (node indices) from then on. TFLite's status: it refuses an index it has no node of.
      */
@@ -191,6 +232,18 @@ public final class NativeLayer {
                                                     long[] bytes, boolean persistentOnly);
 
     private static native int[] customAt0(long context, int[] tensors, long[] addresses);
+
+    // native/heap_census.cc
+    private static native long[] heapCensus0(long context, long nodes, int nodeCount);
+
+    // native/shared_sparsity.cc
+    private static native long[] copySparsity0(long context);
+
+    private static native int shareSparsity0(long context, int[] tensors, long[] copies);
+
+    private static native void unshareSparsity0(long context, int[] tensors, long[] copies);
+
+    private static native void freeSparsity0(long copy);
 
     // native/execution_plan.cc
     private static native int setExecutionPlan0(long subgraph, int[] plan);

@@ -6,6 +6,7 @@ import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.bridge.SeededInputs;
+import dev.tflitearena.bridge.PersistentTensors;
 import dev.tflitearena.bridge.SharedConstants;
 import dev.tflitearena.bridge.TensorAccess;
 import dev.tflitearena.graph.Graph;
@@ -236,6 +237,17 @@ final class InterpreterRecipe {
         Map<Integer, List<Integer>> inputShapes = new TreeMap<>();
         shapes.forEach((input, shape) -> inputShapes.put(input, Arrays.stream(shape).boxed().toList()));
         return List.of(options.settings(), inputShapes, options.order());
+    }
+
+    /**
+     * The persistent tensors an interpreter this recipe builds owns, with why each is not shared: read from a
+     * probe TFLite prepares, where the kernels have marked them.
+     */
+    List<PersistentTensors.Owned> persistentTensors() {
+        try (NativeInterpreter probe = resizedInterpreter()) {
+            probe.allocateTensors();
+            return PersistentTensors.of(probe.snapshot(), shared, regions != null);
+        }
     }
 
     /** Two interpreters allocated by TFLite, invoked on different inputs: what proves a tensor shared. */

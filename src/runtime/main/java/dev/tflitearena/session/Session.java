@@ -2,6 +2,7 @@ package dev.tflitearena.session;
 
 import dev.tflitearena.bridge.IoTensor;
 import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.PersistentTensors;
 import dev.tflitearena.bridge.SignatureRun;
 import dev.tflitearena.nativelayer.OpProfiler;
 
@@ -353,6 +354,16 @@ public final class Session implements AutoCloseable {
     public synchronized long persistentArenaBytes() {
         checkOpen();
         return recipe.persistentBytes(interpreter);
+    }
+
+    /**
+     * The persistent tensors behind {@link #persistentArenaBytes()}, each with why it is not shared: state the
+     * kernel keeps per session, out of the sharing rules' reach, shareable (sharing off), or unexplained. Reads
+     * a probe interpreter TFLite prepares in the session's configuration.
+     */
+    public synchronized List<PersistentTensors.Owned> persistentTensors() {
+        checkOpen();
+        return recipe.persistentTensors();
     }
 
     /** Bytes of the region of constant-derived tensors this session shares with others of its model, 0 if none. */

@@ -121,7 +121,8 @@ public record SessionOptions(String planner, boolean xnnpack, int threads, int x
                 use);
     }
 
-    InterpreterSettings settings() {
+    /** The settings the interpreters of sessions with these options are built with. */
+    public InterpreterSettings settings() {
         return settings(xnnpack, threads, xnnpackThreads);
     }
 

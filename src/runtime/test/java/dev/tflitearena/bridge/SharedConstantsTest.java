@@ -47,7 +47,7 @@ class SharedConstantsTest {
         }
     }
 
-    private static byte[][] outputs(NativeInterpreter interpreter) {
+    static byte[][] outputs(NativeInterpreter interpreter) {
         byte[][] outputs = new byte[interpreter.outputCount()][];
         for (int o = 0; o < outputs.length; o++) {
             outputs[o] = interpreter.readOutput(o);

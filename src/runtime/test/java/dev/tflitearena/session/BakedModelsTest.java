@@ -8,7 +8,6 @@ import dev.tflitearena.graph.tflite.MetadataWriter;
 import dev.tflitearena.graph.tflite.ModelDiff;
 import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
 import dev.tflitearena.graph.tflite.TfliteFile;
-import dev.tflitearena.models.SampleModels;
 import dev.tflitearena.plan.baked.BakedPlan;
 import dev.tflitearena.plan.baked.BakedPlanner;
 import dev.tflitearena.plan.catalog.Planners;
@@ -18,11 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
@@ -39,19 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class BakedModelsTest {
     static Stream<Arguments> models() {
-        Stream<Arguments> real = TestModels.runnable().stream().map(path -> Arguments.of(
-                path.getFileName().toString(), read(path)));
-        Stream<Arguments> samples = SampleModels.all().entrySet().stream()
-                .map(e -> Arguments.of(e.getKey(), e.getValue().get()));
-        return Stream.concat(real, samples);
-    }
-
-    private static byte[] read(Path path) {
-        try {
-            return Files.readAllBytes(path);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestModels.runnableAndSamples();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,0 +1,51 @@
+package dev.tflitearena.bridge;
+
+import dev.tflitearena.TestModels;
+import dev.tflitearena.graph.Graph;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every persistent tensor an interpreter owns is named, with why it is not shared; none is unexplained. */
+class PersistentTensorsTest {
+    /** What the samples keep to themselves, by kind: their state, and what the sharing rules leave out. */
+    private static final Map<String, Map<PersistentTensors.Kind, Integer>> EXPECTED = Map.of(
+            "svdf_state", Map.of(PersistentTensors.Kind.STATE, 2),
+            "lstm_state", Map.of(PersistentTensors.Kind.STATE, 2),
+            "resource_variables", Map.of(PersistentTensors.Kind.STATE, 2));
+
+    static Stream<Arguments> models() {
+        return TestModels.runnableAndSamples();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("models")
+    void everyOwnedPersistentTensorIsExplained(String name, byte[] bytes) {
+        try (NativeModel model = NativeModel.fromBytes(bytes, name);
+             NativeInterpreter first = NativeInterpreter.build(model, InterpreterSettings.DEFAULT);
+             NativeInterpreter second = NativeInterpreter.build(model, InterpreterSettings.DEFAULT)) {
+            first.allocateTensors();
+            second.allocateTensors();
+            Graph graph = first.snapshot();
+            try (SharedConstants shared = SharedConstants.prove(first, second)) {
+                List<PersistentTensors.Owned> owned = PersistentTensors.of(graph, shared, true);
+                assertTrue(owned.stream().noneMatch(o -> o.kind() == PersistentTensors.Kind.UNEXPLAINED),
+                        () -> name + ": " + owned);
+                Map<PersistentTensors.Kind, Integer> byKind = owned.stream().collect(Collectors.groupingBy(
+                        PersistentTensors.Owned::kind, Collectors.summingInt(o -> 1)));
+                assertEquals(EXPECTED.getOrDefault(name, Map.of()), byKind, () -> name + ": " + owned);
+                // Without sharing, what the region would hold is shareable, and nothing else changes kind.
+                List<PersistentTensors.Owned> alone = PersistentTensors.of(graph, null, false);
+                assertEquals(owned.size() + shared.entries().size(), alone.size());
+            }
+        }
+    }
+}
