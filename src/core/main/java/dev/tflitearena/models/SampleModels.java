@@ -3,6 +3,7 @@ package dev.tflitearena.models;
 import dev.tflitearena.graph.TensorType;
 import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
 import dev.tflitearena.graph.tflite.Quantization;
+import dev.tflitearena.graph.tflite.Sparsity;
 import dev.tflitearena.graph.tflite.TensorSpec;
 import dev.tflitearena.graph.tflite.TfliteModelBuilder;
 import dev.tflitearena.graph.tflite.TfliteModelBuilder.SubgraphBuilder;
@@ -64,6 +65,8 @@ public final class SampleModels {
         models.put("if_while_nested", SampleModels::ifWhileNested);
         models.put("reshape_computed_shape", SampleModels::reshapeComputedShape);
         models.put("while_after_where", SampleModels::whileAfterWhere);
+        models.put("sparse_convnet", SampleModels::sparseConvNet);
+        models.put("hybrid_ops", SampleModels::hybridOps);
         return models;
     }
 
@@ -615,6 +618,21 @@ public final class SampleModels {
         return values;
     }
 
+    /**
+     * Float16 bits of random values in (-0.1, 0.1), as {@link #randomFloats} draws them: the float's
+     * mantissa cut to 10 bits, and the few values too small for a normal half zero.
+     */
+    private static byte[] randomHalves(Random random, int count) {
+        ByteBuffer data = ByteBuffer.allocate(count * 2).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            int bits = Float.floatToIntBits((random.nextFloat() - 0.5f) * 0.2f);
+            int exponent = ((bits >>> 23) & 0xFF) - 127 + 15;
+            int sign = (bits >>> 16) & 0x8000;
+            data.putShort((short) (exponent <= 0 ? 0 : sign | exponent << 10 | (bits & 0x7FFFFF) >>> 13));
+        }
+        return data.array();
+    }
+
     private static byte[] randomFloats(Random random, int count) {
         ByteBuffer data = ByteBuffer.allocate(count * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < count; i++) {
@@ -857,6 +875,191 @@ public final class SampleModels {
 
         loopSubgraphs(cond, body, random, shape);
         return model.build();
+    }
+
+    /**
+     * Sparse constants, as TFLite's converter leaves them when it keeps weights compressed: a float32 CONV_2D
+     * whose filter is DENSIFY of a sparse FLOAT32 constant; one whose filter is DEQUANTIZE of DENSIFY of a
+     * sparse FLOAT16 constant; a hybrid FULLY_CONNECTED (float input, asymmetric input quantization) whose
+     * int8 weights are sparse in 1x16 blocks, the one sparse format its hybrid kernel reads. DENSIFY keeps
+     * its output persistent, and so does the hybrid FULLY_CONNECTED its ledger of blocks and its row sums;
+     * with more than one thread the first CONV_2D keeps its filter transposed (hwcn_weights) too, but not
+     * the second: DEQUANTIZE keeps only the dequantized copy of a constant, and recomputes that of a DENSIFY
+     * output on every invoke, in the activation arena, where CONV_2D's multi-threaded kernel refuses it.
+     * TFLite 2.20's XNNPACK delegate mishandles the FLOAT16 chain: it takes the DENSIFY, leaves the
+     * DEQUANTIZE, and the DEQUANTIZE then reads an output nobody writes.
+     */
+    public static byte[] sparseConvNet() {
+        Random random = new Random(55);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+        int input = main.tensor("input", TensorType.FLOAT32, 1, 16, 16, 8);
+
+        int[] firstShape = {16, 3, 3, 8};
+        int firstFilter = densify(main, "conv1/filter", TensorType.FLOAT32, firstShape,
+                sparseElements(random, randomFloats(random, 16 * 9 * 8), Float.BYTES, 1));
+        int first = main.tensor("conv1", TensorType.FLOAT32, 1, 16, 16, 16);
+        main.operator(BuiltinOperator.CONV_2D, 1, new int[]{input, firstFilter,
+                        main.constant("conv1/bias", TensorType.FLOAT32, new int[]{16}, randomFloats(random, 16))},
+                new int[]{first}, conv2d(1, ActivationFunctionType.RELU));
+
+        int[] secondShape = {16, 3, 3, 16};
+        int halves = densify(main, "conv2/filter_fp16", TensorType.FLOAT16, secondShape,
+                sparseElements(random, randomHalves(random, 16 * 9 * 16), 2, 1));
+        int secondFilter = main.tensor("conv2/filter", TensorType.FLOAT32, secondShape);
+        main.operator(BuiltinOperator.DEQUANTIZE, 3, new int[]{halves}, new int[]{secondFilter}, null);
+        int second = main.tensor("conv2", TensorType.FLOAT32, 1, 16, 16, 16);
+        main.operator(BuiltinOperator.CONV_2D, 1, new int[]{first, secondFilter,
+                        main.constant("conv2/bias", TensorType.FLOAT32, new int[]{16}, randomFloats(random, 16))},
+                new int[]{second}, conv2d(1, ActivationFunctionType.RELU));
+
+        // Each row of the map, 16 pixels of 16 channels, one batch of the dense layer. Reshaped, since the sparse
+        // hybrid kernel takes the input's last dimension for the weights' depth (EvalSparseHybridImpl's
+        // MatchingDim, the smaller of the two): on the [1, 16, 16, 16] map it would quantize 16 of every 256
+        // inputs and read the rest of its buffer unwritten.
+        int rows = main.tensor("rows", TensorType.FLOAT32, 16, 256);
+        ReshapeOptionsT reshape = new ReshapeOptionsT();
+        reshape.setNewShape(new int[]{16, 256});
+        main.operator(BuiltinOperator.RESHAPE, 1, new int[]{second}, new int[]{rows},
+                TfliteModelBuilder.options(BuiltinOptions.ReshapeOptions, reshape));
+        int[] weightsShape = {32, 256};
+        Sparsity.Compressed weights = Sparsity.compress(TensorType.INT8, weightsShape,
+                sparseElements(random, randomBytes(random, 32 * 256), 1, 16), 16);
+        int denseWeights = main.constant(TensorSpec.of("dense/weights", TensorType.INT8, weightsShape)
+                .withQuantization(Quantization.of(0.01f, 0)).withSparsity(weights.sparsity()), weights.values());
+        int bias = main.constant("dense/bias", TensorType.FLOAT32, new int[]{32}, randomFloats(random, 32));
+        int output = main.tensor("output", TensorType.FLOAT32, 16, 32);
+        main.operator(BuiltinOperator.FULLY_CONNECTED, 9, new int[]{rows, denseWeights, bias}, new int[]{output},
+                hybridFullyConnected());
+        main.inputs(input);
+        main.outputs(output);
+        return model.build();
+    }
+
+    /** DENSIFY of a constant of {@code dense}, its last dimension compressed: returns the dense output. */
+    private static int densify(SubgraphBuilder main, String name, TensorType type, int[] shape, byte[] dense) {
+        Sparsity.Compressed compressed = Sparsity.compress(type, shape, dense, 1);
+        int sparse = main.constant(TensorSpec.of(name + "/sparse", type, shape).withSparsity(compressed.sparsity()),
+                compressed.values());
+        int output = main.tensor(name, type, shape);
+        main.operator(BuiltinOperator.DENSIFY, 1, new int[]{sparse}, new int[]{output}, null);
+        return output;
+    }
+
+    /** {@code data} with about two in three of its groups of {@code group} elements zeroed. */
+    private static byte[] sparseElements(Random random, byte[] data, int elementBytes, int group) {
+        int groupBytes = elementBytes * group;
+        for (int from = 0; from < data.length; from += groupBytes) {
+            if (random.nextInt(3) != 0) {
+                java.util.Arrays.fill(data, from, from + groupBytes, (byte) 0);
+            }
+        }
+        return data;
+    }
+
+    /**
+     * The hybrid kernels: float32 inputs through constant int8 weights, each quantizing its input on the fly,
+     * asymmetrically wherever the options allow it. FULLY_CONNECTED; CONV_2D with per-channel weights (the
+     * hybrid per-channel kernel, always asymmetric); BATCH_MATMUL with a constant right-hand side it
+     * transposes once; SVDF, whose time weights it dequantizes once; UNIDIRECTIONAL_SEQUENCE_LSTM, whose
+     * states are variables. Each keeps the sums of its weights' rows persistent, computed on its first invoke.
+     */
+    public static byte[] hybridOps() {
+        Random random = new Random(144);
+        TfliteModelBuilder model = new TfliteModelBuilder();
+        SubgraphBuilder main = model.subgraph("main");
+
+        int fcInput = main.tensor("dense/input", TensorType.FLOAT32, 4, 64);
+        int fcWeights = int8Weights(main, random, "dense/weights", 0.01f, 32, 64);
+        int fcBias = main.constant("dense/bias", TensorType.FLOAT32, new int[]{32}, randomFloats(random, 32));
+        int fc = main.tensor("dense", TensorType.FLOAT32, 4, 32);
+        main.operator(BuiltinOperator.FULLY_CONNECTED, 9, new int[]{fcInput, fcWeights, fcBias}, new int[]{fc},
+                hybridFullyConnected());
+
+        int convInput = main.tensor("conv/input", TensorType.FLOAT32, 1, 8, 8, 8);
+        float[] scales = new float[16];
+        for (int c = 0; c < scales.length; c++) {
+            scales[c] = 0.005f + 0.001f * c;
+        }
+        int convFilter = main.constant(TensorSpec.of("conv/filter", TensorType.INT8, 16, 3, 3, 8)
+                .withQuantization(Quantization.perAxis(0, scales, new long[16])), randomBytes(random, 16 * 9 * 8));
+        int convBias = main.constant("conv/bias", TensorType.FLOAT32, new int[]{16}, randomFloats(random, 16));
+        int conv = main.tensor("conv", TensorType.FLOAT32, 1, 8, 8, 16);
+        main.operator(BuiltinOperator.CONV_2D, 5, new int[]{convInput, convFilter, convBias}, new int[]{conv},
+                conv2d(1, ActivationFunctionType.RELU));
+
+        int bmmInput = main.tensor("matmul/input", TensorType.FLOAT32, 1, 8, 32);
+        int bmmWeights = int8Weights(main, random, "matmul/weights", 0.02f, 32, 16);
+        int bmm = main.tensor("matmul", TensorType.FLOAT32, 1, 8, 16);
+        BatchMatMulOptionsT bmmOptions = new BatchMatMulOptionsT();
+        bmmOptions.setAsymmetricQuantizeInputs(true);
+        main.operator(BuiltinOperator.BATCH_MATMUL, 4, new int[]{bmmInput, bmmWeights}, new int[]{bmm},
+                TfliteModelBuilder.options(BuiltinOptions.BatchMatMulOptions, bmmOptions));
+
+        int svdfInput = main.tensor("svdf/input", TensorType.FLOAT32, 2, 24);
+        int rank = 2;
+        int units = 8;
+        int memory = 10;
+        int filters = units * rank;
+        int weightsFeature = int8Weights(main, random, "svdf/weights_feature", 0.01f, filters, 24);
+        int weightsTime = int8Weights(main, random, "svdf/weights_time", 0.01f, filters, memory);
+        int svdfBias = main.constant("svdf/bias", TensorType.FLOAT32, new int[]{units}, randomFloats(random, units));
+        int svdfState = main.tensor(TensorSpec.of("svdf/state", TensorType.FLOAT32, 2, memory * filters).asVariable());
+        int svdf = main.tensor("svdf", TensorType.FLOAT32, 2, units);
+        SVDFOptionsT svdfOptions = new SVDFOptionsT();
+        svdfOptions.setRank(rank);
+        svdfOptions.setFusedActivationFunction(ActivationFunctionType.RELU);
+        svdfOptions.setAsymmetricQuantizeInputs(true);
+        main.operator(BuiltinOperator.SVDF, 4, new int[]{svdfInput, weightsFeature, weightsTime, svdfBias, svdfState},
+                new int[]{svdf}, TfliteModelBuilder.options(BuiltinOptions.SVDFOptions, svdfOptions));
+
+        int lstmInput = main.tensor("lstm/input", TensorType.FLOAT32, 2, 5, 8);
+        int lstm = hybridLstm(main, random, lstmInput, 2, 5, 8, 16);
+
+        main.inputs(fcInput, convInput, bmmInput, svdfInput, lstmInput);
+        main.outputs(fc, conv, bmm, svdf, lstm);
+        return model.build();
+    }
+
+    /** A hybrid UNIDIRECTIONAL_SEQUENCE_LSTM: int8 weights of one scale per matrix, float biases and states. */
+    private static int hybridLstm(SubgraphBuilder main, Random random, int input, int batch, int steps, int inputs,
+                                  int cells) {
+        String[] gates = {"input", "forget", "cell", "output"};
+        int[] operands = new int[24];
+        java.util.Arrays.fill(operands, -1);
+        operands[0] = input;
+        for (int g = 0; g < gates.length; g++) {
+            operands[1 + g] = int8Weights(main, random, "lstm/" + gates[g] + "/input_weights", 0.02f, cells, inputs);
+            operands[5 + g] = int8Weights(main, random, "lstm/" + gates[g] + "/recurrent_weights", 0.01f, cells,
+                    cells);
+            operands[12 + g] = main.constant("lstm/" + gates[g] + "/bias", TensorType.FLOAT32, new int[]{cells},
+                    randomFloats(random, cells));
+        }
+        operands[18] = main.tensor(TensorSpec.of("lstm/output_state", TensorType.FLOAT32, batch, cells).asVariable());
+        operands[19] = main.tensor(TensorSpec.of("lstm/cell_state", TensorType.FLOAT32, batch, cells).asVariable());
+        int output = main.tensor("lstm", TensorType.FLOAT32, batch, steps, cells);
+        UnidirectionalSequenceLSTMOptionsT options = new UnidirectionalSequenceLSTMOptionsT();
+        options.setFusedActivationFunction(ActivationFunctionType.TANH);
+        options.setCellClip(10f);
+        options.setTimeMajor(false);
+        options.setAsymmetricQuantizeInputs(true);
+        main.operator(BuiltinOperator.UNIDIRECTIONAL_SEQUENCE_LSTM, 3, operands, new int[]{output},
+                TfliteModelBuilder.options(BuiltinOptions.UnidirectionalSequenceLSTMOptions, options));
+        return output;
+    }
+
+    /** Random int8 weights of shape [rows, columns] and one scale, zero point 0 as hybrid kernels require. */
+    private static int int8Weights(SubgraphBuilder main, Random random, String name, float scale, int rows,
+                                   int columns) {
+        return main.constant(TensorSpec.of(name, TensorType.INT8, rows, columns)
+                .withQuantization(Quantization.of(scale, 0)), randomBytes(random, rows * columns));
+    }
+
+    private static BuiltinOptionsUnion hybridFullyConnected() {
+        FullyConnectedOptionsT options = new FullyConnectedOptionsT();
+        options.setFusedActivationFunction(ActivationFunctionType.NONE);
+        options.setAsymmetricQuantizeInputs(true);
+        return TfliteModelBuilder.options(BuiltinOptions.FullyConnectedOptions, options);
     }
 
     private static BuiltinOptionsUnion mul() {

@@ -33,8 +33,9 @@ record HandoverPlan(boolean computedShapeReshape, boolean controlFlow, Subgraph[
      *                              to the first with a dynamic output ({@link TflitePlanner#hasDynamicOutput})
      *                              when tensors are allocated and stops there, then prepares the rest during
      *                              Invoke once it has run (PrepareOpsStartingAt in core/subgraph.cc), each time
-     *                              its output changes size; the node count when every node is prepared when
-     *                              tensors are allocated
+     *                              its output changes size; Integer.MAX_VALUE when every node is prepared when
+     *                              tensors are allocated (not the node count: a delegate leaves the plan's graph
+     *                              fewer nodes than the interpreter has before it is applied)
      * @param variables             the planned variable tensors: a called subgraph is prepared again at each
      *                              invoke, and TFLite zeroes them then
      * @param placements            the placements handed over: those with memory, of tensors allocated before
@@ -64,11 +65,11 @@ record HandoverPlan(boolean computedShapeReshape, boolean controlFlow, Subgraph[
         for (int s = 0; s < subgraphs.length; s++) {
             dev.tflitearena.graph.Subgraph subgraph = graph.subgraphs().get(s);
             List<Node> nodes = subgraph.nodes();
-            int firstPreparedInInvoke = nodes.size();
+            int firstPreparedInInvoke = Integer.MAX_VALUE;
             for (int n = 0; n < nodes.size(); n++) {
                 Node node = nodes.get(n);
                 controlFlow |= node.op().equals("WHILE") || node.op().equals("IF");
-                if (firstPreparedInInvoke == nodes.size() && TflitePlanner.hasDynamicOutput(subgraph, node)) {
+                if (firstPreparedInInvoke == Integer.MAX_VALUE && TflitePlanner.hasDynamicOutput(subgraph, node)) {
                     firstPreparedInInvoke = n;
                 }
             }

@@ -26,6 +26,15 @@ class SampleModelsTest {
      */
     private static final Map<String, String> PERSISTENT_LEFT = Map.of(
             "resource_variables", "the init subgraph's resource handles");
+    /**
+     * Samples whose outputs under XNNPACK depend on memory no kernel writes, so that they differ with the
+     * arena's former contents, and why. TFLite 2.20's XNNPACK delegate unpacks the sparse fp16 filter of
+     * sparse_convnet itself, taking its DENSIFY, but leaves the DEQUANTIZE after it and that DEQUANTIZE's
+     * CONV_2D to TFLite (xnnpack_delegate.cc, PrepareOpsToDelegate, drops a non-delegated node's producers from
+     * the unpacking, not its producers' producers): the DENSIFY output the DEQUANTIZE reads is never written.
+     */
+    private static final Map<String, String> XNNPACK_READS_UNWRITTEN = Map.of(
+            "sparse_convnet", "a DENSIFY output XNNPACK took over and TFLite's DEQUANTIZE reads");
 
     static Stream<Arguments> samplesInEveryMode() {
         return SampleModels.all().entrySet().stream().flatMap(e -> Stream.of(
@@ -47,7 +56,9 @@ class SampleModelsTest {
                 return;
             }
             DifferentialRun.Result run = DifferentialRun.run(loaded, settings, new TflitePlanner(), 3, 1, true);
-            assertTrue(run.outputsIdentical(), run::firstDifference);
+            if (!settings.xnnpack() || !XNNPACK_READS_UNWRITTEN.containsKey(name)) {
+                assertTrue(run.outputsIdentical(), run::firstDifference);
+            }
             // TFLite sizes the nodes after a dynamic-shape op during Invoke, and plans them in its own arenas.
             if (!TflitePlanner.isDynamic(check.graph())) {
                 assertTrue(run.handover().tensorsHandedOver() > 0, "tensors handed over");

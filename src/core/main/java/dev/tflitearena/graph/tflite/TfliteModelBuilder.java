@@ -5,6 +5,9 @@ import dev.tflitearena.graph.TensorType;
 import org.tensorflow.lite.schema.Buffer;
 import org.tensorflow.lite.schema.BuiltinOperator;
 import org.tensorflow.lite.schema.BuiltinOptionsUnion;
+import org.tensorflow.lite.schema.DimensionMetadataT;
+import org.tensorflow.lite.schema.DimensionType;
+import org.tensorflow.lite.schema.Int32VectorT;
 import org.tensorflow.lite.schema.Metadata;
 import org.tensorflow.lite.schema.Model;
 import org.tensorflow.lite.schema.OperatorCode;
@@ -13,6 +16,9 @@ import org.tensorflow.lite.schema.OperatorT;
 import org.tensorflow.lite.schema.QuantizationParametersT;
 import org.tensorflow.lite.schema.SignatureDef;
 import org.tensorflow.lite.schema.SignatureDefT;
+import org.tensorflow.lite.schema.SparseIndexVector;
+import org.tensorflow.lite.schema.SparseIndexVectorUnion;
+import org.tensorflow.lite.schema.SparsityParametersT;
 import org.tensorflow.lite.schema.SubGraph;
 import org.tensorflow.lite.schema.SubGraphT;
 import org.tensorflow.lite.schema.TensorMapT;
@@ -188,6 +194,9 @@ public final class TfliteModelBuilder {
                 q.setQuantizedDimension(spec.quantization().axis());
                 t.setQuantization(q);
             }
+            if (spec.sparsity() != null) {
+                t.setSparsity(sparsityParameters(spec.sparsity()));
+            }
             tensors.add(t);
             return tensors.size() - 1;
         }
@@ -262,10 +271,22 @@ public final class TfliteModelBuilder {
         private void checkData(TensorSpec spec) {
             if (spec.buffer() != 0) {
                 checkData(spec, buffers.get(spec.buffer()).length);
+            } else if (spec.sparsity() != null) {
+                // TFLite reads the sparsity of constants only.
+                throw new IllegalArgumentException(where() + "tensor '" + spec.name() + "' is sparse but has no data");
             }
         }
 
         private void checkData(TensorSpec spec, int dataBytes) {
+            if (spec.sparsity() != null) {
+                long elements = spec.sparsity().storedElements(spec.name(), spec.shape());
+                if (elements * spec.type().elementBytes() != dataBytes) {
+                    throw new IllegalArgumentException(where() + "tensor '" + spec.name() + "': data has "
+                            + dataBytes + " bytes, its sparsity keeps " + elements + " " + spec.type()
+                            + " elements");
+                }
+                return;
+            }
             long expected;
             try {
                 expected = spec.type().bytesFor(spec.shape());
@@ -317,6 +338,36 @@ public final class TfliteModelBuilder {
             }
             return maps;
         }
+    }
+
+    private static SparsityParametersT sparsityParameters(Sparsity sparsity) {
+        SparsityParametersT parameters = new SparsityParametersT();
+        parameters.setTraversalOrder(sparsity.traversalOrder().clone());
+        parameters.setBlockMap(sparsity.blockMap().clone());
+        DimensionMetadataT[] levels = new DimensionMetadataT[sparsity.levels().length];
+        for (int i = 0; i < levels.length; i++) {
+            Sparsity.Level level = sparsity.levels()[i];
+            levels[i] = new DimensionMetadataT();
+            if (level.sparse()) {
+                levels[i].setFormat(DimensionType.SPARSE_CSR);
+                levels[i].setArraySegments(int32Vector(level.segments()));
+                levels[i].setArrayIndices(int32Vector(level.indices()));
+            } else {
+                levels[i].setFormat(DimensionType.DENSE);
+                levels[i].setDenseSize(level.denseSize());
+            }
+        }
+        parameters.setDimMetadata(levels);
+        return parameters;
+    }
+
+    private static SparseIndexVectorUnion int32Vector(int[] values) {
+        Int32VectorT vector = new Int32VectorT();
+        vector.setValues(values.clone());
+        SparseIndexVectorUnion union = new SparseIndexVectorUnion();
+        union.setType(SparseIndexVector.Int32Vector);
+        union.setValue(vector);
+        return union;
     }
 
     private static void checkTensors(int[] indices, int count, String what) {
