@@ -18,13 +18,15 @@ import java.util.stream.Collectors;
 final class SessionsReport {
     static final String REST_SPLIT_MEASURED_AS = "the native heap after each step of building one more "
             + "interpreter beside one that has run, on TFLite's plan, in the sessions' settings and sharing: "
-            + "build (InterpreterBuilder), allocate (AllocateTensors less TFLite's arenas: kernels' Init and Prepare, "
-            + "the planner's bookkeeping, XNNPACK's runtime), the first invoke (what kernels and TFLite's CPU back end, "
-            + "ruy, gemmlowp and Eigen's thread pool, malloc on first use), sharing (the private copies freed) and a "
-            + "later invoke; census: malloc_usable_size of each block the interpreter holds for tensors and nodes";
-    static final String WORKING_MEASURED_AS = "the session's rw arena (what it reports), plus with XNNPACK the "
-            + "per-session native heap beyond what the same sessions need without XNNPACK (the delegate's workspace, "
-            + "and its packed weights when the sessions share nothing: sharing sessions share a weights cache)";
+            + "build (InterpreterBuilder), allocate (AllocateTensors less TFLite's arenas and the warm-up copy of the "
+            + "shared tensors: kernels' Init and Prepare, the planner's bookkeeping, XNNPACK's runtime), the first "
+            + "invoke (what kernels and TFLite's CPU back end, ruy, gemmlowp and Eigen's thread pool, malloc on first "
+            + "use), sharing (the interpreter's own copies of sparse indices freed) and a later invoke; census: "
+            + "malloc_usable_size of each block the interpreter holds for tensors and nodes, after all steps";
+    static final String WORKING_MEASURED_AS = "the session's rw arena (what it reports), plus with XNNPACK what "
+            + "AllocateTensors, which applies the delegate, mallocs per interpreter beyond what it mallocs without "
+            + "XNNPACK, both measured on one more interpreter step by step (rest_split): the delegate's runtime and "
+            + "workspace, and its packed weights when the sessions share nothing (sharing sessions share a weights cache)";
 
     private final Path model;
     private final List<SessionScaling.Report> reports;
@@ -166,8 +168,9 @@ final class SessionsReport {
             printPersistent(out, r.persistentTensors());
             RestSplit split = r.restSplit();
             if (split != null) {
-                out.printf("rest, one more interpreter step by step: build %d + allocate %d (arenas %d left out) + first "
-                                + "invoke %d + sharing %d + later invoke %d = %d bytes; of it, tensors and nodes %d (%s)%n",
+                out.printf("rest, one more interpreter step by step: build %d + allocate %d (arenas %d and the warm-up copy "
+                                + "left out) + first invoke %d + sharing %d + later invoke %d = %d bytes; of it, tensors and "
+                                + "nodes %d (%s)%n",
                         split.buildBytes(), split.allocateBytes(), split.arenaBytes(), split.firstInvokeBytes(),
                         split.sharingBytes(), split.laterInvokeBytes(), split.restBytes(), split.censusBytes(),
                         split.census().entrySet().stream().filter(e -> e.getValue() > 0)

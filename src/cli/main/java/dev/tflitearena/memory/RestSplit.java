@@ -2,6 +2,7 @@ package dev.tflitearena.memory;
 
 import dev.tflitearena.bridge.HeapCensus;
 import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.MemoryInfo;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
@@ -22,12 +23,14 @@ import java.util.Map;
  * is also counted block by block ({@link HeapCensus}); the rest of each step has no pointer to follow.
  *
  * @param buildBytes         InterpreterBuilder: the interpreter, its subgraphs, tensors, nodes, parsed options
- * @param allocateBytes      AllocateTensors less the arenas: kernels' Init and Prepare (op data, temporaries),
- *                           the planner's bookkeeping, with XNNPACK the delegate's runtime and packed weights
+ * @param allocateBytes      AllocateTensors less the arenas and the warm-up copy of the shared tensors: kernels'
+ *                           Init and Prepare (op data, temporaries), the planner's bookkeeping, with XNNPACK the
+ *                           delegate's runtime and packed weights
  * @param arenaBytes         TFLite's rw and persistent arenas, as it reports them
  * @param firstInvokeBytes   the first Invoke: what kernels and TFLite's CPU back end (ruy, gemmlowp, Eigen's
  *                           thread pool) malloc on first use
- * @param sharingBytes       pointing the shared tensors into the region: the private copies freed (negative)
+ * @param sharingBytes       pointing the shared tensors into the region, less the warm-up copy it frees: the
+ *                           interpreter's own copies of sparse indices freed (negative)
  * @param laterInvokeBytes   a further Invoke, which should malloc nothing
  * @param census             of the interpreter's structures, bytes per category, in the heap after all steps
  */
@@ -73,8 +76,10 @@ public record RestSplit(long buildBytes, long allocateBytes, long arenaBytes, lo
                     extra.invoke();
                     long later = heap();
                     long arenaBytes = arenas.arenaBytes() + arenas.persistentBytes();
-                    return new RestSplit(built - start, allocated - built - arenaBytes, arenaBytes,
-                            invoked - allocated, sharing - invoked, later - sharing, HeapCensus.of(extra));
+                    // Asked of malloc for the warm-up copy, which AllocateTensors makes and sharing frees.
+                    long warmUp = shared == null ? 0 : shared.size() + JavaArena.ALIGNMENT;
+                    return new RestSplit(built - start, allocated - built - arenaBytes - warmUp, arenaBytes,
+                            invoked - allocated, sharing - invoked + warmUp, later - sharing, HeapCensus.of(extra));
                 }
             } finally {
                 if (shared != null) {

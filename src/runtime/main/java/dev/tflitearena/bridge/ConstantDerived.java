@@ -30,10 +30,8 @@ import java.util.stream.IntStream;
  * {@code rhs_transposed}, {@code float_weights_time_initialized}, {@code cached_output}); one the kernel
  * never writes, it never reads either.
  *
- * <p>Every subgraph shares, a control-flow body as well as the main one, but not the tensors a control-flow
- * node reads or writes, which the kernel copies to and from the subgraphs it calls, nor a subgraph's inputs,
- * which are never constant; a graph with dynamic-shape ops shares nothing, since TFLite prepares part of it
- * during invoke, after the handover.
+ * <p>The rules leave out the tensors a control-flow node reads or writes, which the kernel copies to and from
+ * the subgraphs it calls. Whether a subgraph's candidates may be shared at all is {@link #whyNotShared}'s.
  */
 public final class ConstantDerived {
     public static final String DEQUANTIZE = "DEQUANTIZE of a constant";
@@ -58,12 +56,30 @@ public final class ConstantDerived {
     private ConstantDerived() {
     }
 
-    /** The candidates of one subgraph of the prepared graph, tensor index to the rule that names it. */
+    /**
+     * Why the subgraph's candidates cannot be shared, or null when they can: in a graph with dynamic-shape ops
+     * TFLite prepares part of it during invoke, after the handover; a subgraph whose inputs its caller lends
+     * (a WHILE body, an IF branch: kTfLiteCustom without a registered allocation) fails TFLite's check of custom
+     * allocations once it has one (VerifyCustomAllocationForTensor in core/subgraph.cc), and without a Java
+     * plan there is no memory of the caller's to register for those inputs before the caller is allocated.
+     */
+    public static String whyNotShared(Graph graph, int index) {
+        if (TflitePlanner.isDynamic(graph)) {
+            return "the graph has dynamic-shape ops, and TFLite prepares part of it during invoke";
+        }
+        Subgraph subgraph = graph.subgraphs().get(index);
+        for (int input : subgraph.inputs()) {
+            if (input >= 0 && subgraph.tensor(input).allocation() == Allocation.CUSTOM) {
+                return "in subgraph " + index + " (" + subgraph.name() + "), whose inputs control flow lends its"
+                        + " caller's memory: TFLite then checks every custom allocation the subgraph has";
+            }
+        }
+        return null;
+    }
+
+    /** The tensors of one subgraph of the prepared graph the rules name, tensor index to the rule. */
     public static Map<Integer, String> candidates(Graph graph, int index) {
         Map<Integer, String> found = new TreeMap<>();
-        if (TflitePlanner.isDynamic(graph)) {
-            return found;
-        }
         Subgraph subgraph = graph.subgraphs().get(index);
         for (Node node : subgraph.nodes()) {
             switch (node.op()) {

@@ -5,7 +5,6 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
-import dev.tflitearena.plan.tflite.TflitePlanner;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +15,8 @@ import java.util.stream.Collectors;
 
 /**
  * The persistent tensors an interpreter owns, each with why it is not in the shared region: the kernel keeps
- * per-session state in it, the sharing rules leave it out (a dynamic graph, a control-flow operand), sharing is
- * off, or nothing the project knows explains it. Read from a graph prepared by TFLite,
+ * per-session state in it, the sharing rules leave it out (a dynamic graph, a subgraph control flow lends
+ * memory to, a control-flow operand), sharing is off, or nothing the project knows explains it. Read from a graph prepared by TFLite,
  * where the kernels have marked their tensors persistent.
  */
 public final class PersistentTensors {
@@ -44,7 +43,6 @@ public final class PersistentTensors {
      * @param sharing whether the interpreter's sessions share: without it, a constant-derived tensor is shareable
      */
     public static List<Owned> of(Graph graph, SharedConstants shared, boolean sharing) {
-        boolean dynamic = TflitePlanner.isDynamic(graph);
         List<Owned> owned = new ArrayList<>();
         for (int s = 0; s < graph.subgraphs().size(); s++) {
             int index = s;
@@ -54,6 +52,7 @@ public final class PersistentTensors {
                     .filter(u -> u.subgraph() == index)
                     .collect(Collectors.toMap(SharedConstants.Unproved::tensor, SharedConstants.Unproved::rule));
             Map<Integer, String> candidates = ConstantDerived.candidates(graph, s);
+            String whyNot = ConstantDerived.whyNotShared(graph, s);
             Subgraph subgraph = graph.subgraphs().get(s);
             Map<Integer, String> state = stateTensors(subgraph);
             for (Tensor t : subgraph.tensors()) {
@@ -68,13 +67,13 @@ public final class PersistentTensors {
                 } else if (unproved.containsKey(t.index())) {
                     kind = Kind.STATE;
                     why = unproved.get(t.index()) + ", but two interpreters on different inputs wrote other bytes";
+                } else if (candidates.containsKey(t.index()) && whyNot != null) {
+                    kind = Kind.NOT_SHARED;
+                    why = candidates.get(t.index()) + ", but " + whyNot;
                 } else if (candidates.containsKey(t.index())) {
                     kind = sharing ? Kind.UNEXPLAINED : Kind.SHAREABLE;
                     why = candidates.get(t.index()) + (sharing ? ", yet not in the region" : ", sessions share it"
                             + " unless told not to");
-                } else if (dynamic) {
-                    kind = Kind.NOT_SHARED;
-                    why = "the graph has dynamic-shape ops, and TFLite prepares part of it during invoke";
                 } else if (ConstantDerived.controlFlowTensors(subgraph).contains(t.index())) {
                     kind = Kind.NOT_SHARED;
                     why = "an operand of a control-flow node, copied to and from the subgraphs it calls";

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One native region holding the persistent tensors that every interpreter of a model, in one configuration,
@@ -73,7 +74,8 @@ public final class SharedConstants extends SharedNativeResource {
         Graph graph = first.snapshot();
         List<Map<Integer, String>> candidates = new ArrayList<>();
         for (int s = 0; s < graph.subgraphs().size(); s++) {
-            Map<Integer, String> found = ConstantDerived.candidates(graph, s);
+            Map<Integer, String> found = ConstantDerived.whyNotShared(graph, s) == null
+                    ? ConstantDerived.candidates(graph, s) : new TreeMap<>();
             // A subgraph TFLite prepares only during invoke (CALL_ONCE's) has no memory yet to compare or share.
             int subgraph = s;
             found.keySet().removeIf(t -> first.live().subgraph(subgraph).tensor(t).data().raw() == null

@@ -241,11 +241,14 @@ final class InterpreterRecipe {
 
     /**
      * The persistent tensors an interpreter this recipe builds owns, with why each is not shared: read from a
-     * probe TFLite prepares, where the kernels have marked them.
+     * probe TFLite prepares and invokes once, so that what it prepares during invoke (after a dynamic-shape op,
+     * CALL_ONCE's subgraph) is marked too.
      */
     List<PersistentTensors.Owned> persistentTensors() {
         try (NativeInterpreter probe = resizedInterpreter()) {
             probe.allocateTensors();
+            SeededInputs.feed(WARM_UP_SEED, probe);
+            probe.invoke();
             return PersistentTensors.of(probe.snapshot(), shared, regions != null);
         }
     }
