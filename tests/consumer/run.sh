@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The library as an application gets it. Installs the artifacts (the root's modules, then tflite-arena-platform
-# narrowed to this machine's platform), then builds tests/consumer, a separate project that depends on
-# tflite-arena-platform alone, offline against what was installed, prints its dependency tree and runs it:
+# The library as an application gets it. Installs the artifacts with the one command a library user runs (the
+# root's modules, tflite-arena-platform among them, for this machine's platform), then builds tests/consumer, a
+# separate project that depends on tflite-arena-platform alone, offline against what was installed, with no
+# -Djavacpp.platform, prints its dependency tree and runs it:
 # a SessionPool served from several threads, every output checked against one session's (ConsumerCheck).
 # Fails if the tree or the class path holds JMH, DJL, picocli or an SLF4J binding.
 set -euo pipefail
@@ -14,9 +15,8 @@ case "$(uname -m)" in
 esac
 
 mvn -B -q install -DskipTests
-mvn -B -q -f platform install -Djavacpp.platform="$platform"
 
-consumer=(mvn -B -q -f tests/consumer -Djavacpp.platform="$platform")
+consumer=(mvn -B -q -f tests/consumer)
 # The consumer's build plugins, resolved once online: a fresh machine has none of them before going offline.
 "${consumer[@]}" dependency:resolve-plugins
 "${consumer[@]}" -o package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
