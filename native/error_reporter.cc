@@ -2,7 +2,7 @@
 // InterpreterBuilder takes the model's): each report, formatted, goes to TfliteErrorReporter.report, which logs it through
 // SLF4J, and also to standard error, as TFLite's own StderrReporter prints it ("ERROR: ..."), where the Java
 // side says SLF4J would drop it. What TFLite logs itself (MinimalLogger: the "INFO:" lines) never passes here:
-// it writes to stderr with no hook (see the README, "TFLite's log lines").
+// it writes to stderr with no hook (see docs/server-teams.md, "TFLite's log lines").
 #include <jni.h>
 
 #include <cstdarg>

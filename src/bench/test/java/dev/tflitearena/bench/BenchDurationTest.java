@@ -20,14 +20,17 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** How long a full {@code bench} takes, as its help and the README say, against the suite's JMH settings. */
+/**
+ * How long a full {@code bench} takes, as its help and the release engineers' guide ({@code
+ * docs/release-engineers.md}, "Benchmarks") say, against the suite's JMH settings.
+ */
 class BenchDurationTest {
     /** What starting a fork's JVM and preparing its model took here, measured on 2 busy cores: 1.5 s. */
     private static final double MOST_SECONDS_PER_FORK = 2;
     private static final Pattern DURATION = Pattern.compile("takes about (\\d+) minutes on 2 cores");
 
     @Test
-    void benchHelpAndTheReadmeGiveTheSameDurationAndItsArithmetic() throws IOException {
+    void benchHelpAndTheGuideGiveTheSameDurationAndItsArithmetic() throws IOException {
         int sets = 0;
         for (BenchmarkListEntry benchmark : BenchmarkList.defaultList().find(
                 OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT),
@@ -52,13 +55,13 @@ class BenchDurationTest {
         StringWriter out = new StringWriter();
         assertEquals(0, BenchCommand.run(new PrintWriter(out), new PrintWriter(new StringWriter()), "--help"));
         String help = oneLine(out.toString());
-        String readme = oneLine(Files.readString(Path.of("README.md")));
+        String guide = oneLine(Files.readString(Path.of("docs/release-engineers.md")));
         for (String part : arithmetic) {
             assertTrue(help.contains(part), "bench --help lacks '" + part + "': " + help);
-            assertTrue(readme.contains(part), "the README lacks '" + part + "'");
+            assertTrue(guide.contains(part), "docs/release-engineers.md lacks '" + part + "'");
         }
         int minutes = minutes(help);
-        assertEquals(minutes, minutes(readme));
+        assertEquals(minutes, minutes(guide));
         assertTrue(minutes >= Math.round(iterationMinutes)
                 && minutes <= Math.round(iterationMinutes + forks * MOST_SECONDS_PER_FORK / 60), minutes + " minutes");
     }

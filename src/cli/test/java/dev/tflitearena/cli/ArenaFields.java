@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Checks that a JSON output names its arena figures in the README's vocabulary: exactly the expected fields,
- * each of them listed in the README's JSON section.
+ * Checks that a JSON output names its arena figures in the documented vocabulary: exactly the expected fields,
+ * each of them listed in the reference's JSON output ({@code docs/reference/json.md}).
  */
 final class ArenaFields {
     /** A byte figure that speaks of an arena, a persistent arena or a total of them. */
@@ -27,9 +27,9 @@ final class ArenaFields {
         Set<String> found = new TreeSet<>();
         collect(json, found);
         assertEquals(new TreeSet<>(Set.of(expected)), found, "arena figures of " + json);
-        String readme = Files.readString(Path.of("README.md"));
+        String reference = Files.readString(Path.of("docs/reference/json.md"));
         for (String field : found) {
-            assertTrue(readme.contains("`" + field + "`"), field + " is not in the README's JSON fields");
+            assertTrue(reference.contains("`" + field + "`"), field + " is not in docs/reference/json.md");
         }
     }
 

@@ -42,7 +42,7 @@ class MemorySessionsTest {
                     + split.get("rest_bytes").asLong());
         }
         // The heap figures themselves are left to the command's own child JVM, with Native Memory Tracking (the
-        // README's figures): in this JVM the JVM's own mallocs move them by megabytes either way.
+        // figures of docs/server-teams.md): in this JVM the JVM's own mallocs move them by megabytes either way.
     }
 
     @Test

@@ -49,7 +49,8 @@ class PlanImportTest {
 
     @Test
     void theRoundTripFollowsTheMemoryOrder() throws IOException {
-        // The one real model whose memory order differs from its own (see the README's memory-aware order).
+        // The one real model whose memory order differs from its own (see docs/planner-engineers.md,
+        // memory-aware order).
         Path model = TestModels.named("pose_landmark_lite.tflite");
         Path problem = dir.resolve("ordered.csv");
         Cli.Result export = Cli.run("plan", model.toString(), "--order", "memory", "--export-buffers",

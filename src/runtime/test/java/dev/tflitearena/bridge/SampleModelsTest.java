@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SampleModelsTest {
     /**
-     * Samples that leave persistent bytes in TFLite's arena, and why (the README says so too): CALL_ONCE
+     * Samples that leave persistent bytes in TFLite's arena, and why (docs/design.md says so too): CALL_ONCE
      * prepares its init subgraph inside the first invoke, and VAR_HANDLE makes the resource handles there
      * persistent, which the snapshot a plan is made from saw dynamic. With XNNPACK nothing is left.
      */

@@ -132,9 +132,9 @@ class ZeroCopyTest {
         }
     }
 
-    /** The README's example of the session API, as it stands there. */
+    /** The session API's example in docs/server-teams.md ("Inference in a JVM server"), as it stands there. */
     @Test
-    void theReadmeExampleRunsAsItSays() throws Exception {
+    void theGuideExampleRunsAsItSays() throws Exception {
         try (TfLiteModel model = TfLiteModel.load(Files.readAllBytes(MODEL));
              Session session = model.newSession(SessionOptions.DEFAULT.withThreads(2));
              Session reference = model.newSession(SessionOptions.DEFAULT)) {
