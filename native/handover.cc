@@ -1,6 +1,6 @@
 // The batched handover: one call per subgraph gives every tensor of a list its custom allocation, and one
 // reads back whether each is where it was put. Through the presets each tensor costs about seven JNI
-// crossings per step. bridge/PlanHandover.java composes the messages from what these return.
+// crossings per step. bridge/handover/PlanHandover.java composes the messages from what these return.
 #include <jni.h>
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The bulk snapshot: one call per subgraph copies every tensor, the execution plan and every node of the
 // plan out of the subgraph's TfLiteContext into three Java arrays the caller lends, where reading them
-// field by field through the presets costs a JNI crossing per field. bridge/BulkSnapshot.java decodes the
-// arrays; the format is written down there, and the two must change together.
+// field by field through the presets costs a JNI crossing per field. bridge/snapshot/BulkSnapshot.java
+// decodes the arrays; the format is written down there, and the two must change together.
 #include <jni.h>
 
 #include <cstdint>
@@ -69,9 +69,9 @@ void throw_state(JNIEnv* env, const char* message) {
 
 }  // namespace
 
-// Fills ints, longs and strings in the format bridge/BulkSnapshot.java decodes and returns true when they are
-// large enough; else writes the lengths the three need into needed and returns false, having written nothing
-// else. The caller keeps its arrays from call to call: the snapshot allocates nothing in the JVM.
+// Fills ints, longs and strings in the format bridge/snapshot/BulkSnapshot.java decodes and returns true
+// when they are large enough; else writes the lengths the three need into needed and returns false, having
+// written nothing else. The caller keeps its arrays from call to call: the snapshot allocates nothing in the JVM.
 extern "C" JNIEXPORT jboolean JNICALL
 Java_dev_tflitearena_nativelayer_NativeLayer_snapshot(JNIEnv* env, jclass, jlong context_address,
                                                       jlong nodes_address, jint node_count, jintArray plan,

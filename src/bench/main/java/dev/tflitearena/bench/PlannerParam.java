@@ -1,8 +1,8 @@
 package dev.tflitearena.bench;
 
-import dev.tflitearena.bridge.Handover;
-import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.handover.Handover;
+import dev.tflitearena.bridge.handover.JavaArena;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.Planners;

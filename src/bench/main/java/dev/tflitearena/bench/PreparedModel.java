@@ -3,7 +3,7 @@ package dev.tflitearena.bench;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.bridge.SeededInputs;
+import dev.tflitearena.bridge.check.SeededInputs;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;

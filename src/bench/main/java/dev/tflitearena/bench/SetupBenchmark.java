@@ -1,9 +1,9 @@
 package dev.tflitearena.bench;
 
-import dev.tflitearena.bridge.ArenaTemplate;
-import dev.tflitearena.bridge.Handover;
 import dev.tflitearena.bridge.NativeInterpreter;
-import dev.tflitearena.bridge.JavaArena;
+import dev.tflitearena.bridge.handover.ArenaTemplate;
+import dev.tflitearena.bridge.handover.Handover;
+import dev.tflitearena.bridge.handover.JavaArena;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.ValidatedPlan;

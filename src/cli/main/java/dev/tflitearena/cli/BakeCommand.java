@@ -2,7 +2,7 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tflitearena.bridge.JavaArena;
+import dev.tflitearena.bridge.handover.JavaArena;
 import dev.tflitearena.graph.tflite.MetadataWriter;
 import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
 import dev.tflitearena.graph.tflite.TfliteFile;

@@ -2,7 +2,7 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tflitearena.bridge.NativeRelease;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.cli.GraphSource.Kind;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;

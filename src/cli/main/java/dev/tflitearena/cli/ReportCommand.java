@@ -1,7 +1,7 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.bridge.InterpreterSettings;
-import dev.tflitearena.bridge.NativeRelease;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.catalog.RuleBounds;
@@ -9,10 +9,10 @@ import dev.tflitearena.plan.render.HtmlReport;
 import dev.tflitearena.plan.render.PlanPicture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tflitearena.bridge.DifferentialRun;
-import dev.tflitearena.bridge.Handover;
-import dev.tflitearena.bridge.IntermediateDump;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.check.DifferentialRun;
+import dev.tflitearena.bridge.dump.IntermediateDump;
+import dev.tflitearena.bridge.handover.Handover;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.PlannerTable;

@@ -1,11 +1,11 @@
 package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tflitearena.bridge.SeededInputs;
+import dev.tflitearena.bridge.check.SeededInputs;
 import dev.tflitearena.session.ArenaGroup;
+import dev.tflitearena.session.BakedPlanUse;
 import dev.tflitearena.session.Outputs;
 import dev.tflitearena.session.Session;
-import dev.tflitearena.session.BakedPlanUse;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TensorInfo;
 import dev.tflitearena.session.TfLiteModel;

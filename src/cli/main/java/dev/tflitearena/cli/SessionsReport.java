@@ -2,7 +2,7 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tflitearena.bridge.PersistentTensors;
+import dev.tflitearena.bridge.sharing.PersistentTensors;
 import dev.tflitearena.memory.RestSplit;
 import dev.tflitearena.memory.SessionScaling;
 import dev.tflitearena.session.SessionOptions;

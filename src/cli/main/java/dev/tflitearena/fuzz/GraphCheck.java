@@ -1,6 +1,6 @@
 package dev.tflitearena.fuzz;
 
-import dev.tflitearena.bridge.NativeGraphBuilder;
+import dev.tflitearena.bridge.builder.NativeGraphBuilder;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.InvalidPlanException;

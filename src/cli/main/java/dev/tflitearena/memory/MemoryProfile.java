@@ -1,6 +1,6 @@
 package dev.tflitearena.memory;
 
-import dev.tflitearena.bridge.SeededInputs;
+import dev.tflitearena.bridge.check.SeededInputs;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.progress.Progress;
 import dev.tflitearena.progress.ProgressCounter;

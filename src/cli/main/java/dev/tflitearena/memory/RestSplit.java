@@ -2,13 +2,14 @@ package dev.tflitearena.memory;
 
 import dev.tflitearena.bridge.HeapCensus;
 import dev.tflitearena.bridge.InterpreterSettings;
-import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.MemoryInfo;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.bridge.SeededInputs;
-import dev.tflitearena.bridge.SharedConstants;
 import dev.tflitearena.bridge.XnnpackWeightsCache;
+import dev.tflitearena.bridge.check.ConstantProof;
+import dev.tflitearena.bridge.check.SeededInputs;
+import dev.tflitearena.bridge.handover.JavaArena;
+import dev.tflitearena.bridge.sharing.SharedConstants;
 import dev.tflitearena.nativelayer.NativeLayer;
 import dev.tflitearena.session.SessionOptions;
 
@@ -94,7 +95,7 @@ public record RestSplit(long buildBytes, long allocateBytes, long arenaBytes, lo
              NativeInterpreter second = NativeInterpreter.build(model, settings)) {
             first.allocateTensors();
             second.allocateTensors();
-            SharedConstants shared = SharedConstants.prove(first, second);
+            SharedConstants shared = ConstantProof.prove(first, second);
             if (shared.isEmpty()) {
                 shared.close();
                 return null;

@@ -1,6 +1,6 @@
 package dev.tflitearena.memory;
 
-import dev.tflitearena.bridge.PersistentTensors;
+import dev.tflitearena.bridge.sharing.PersistentTensors;
 import dev.tflitearena.progress.Progress;
 import dev.tflitearena.progress.ProgressCounter;
 import dev.tflitearena.session.Session;

@@ -1,13 +1,13 @@
 package dev.tflitearena.release;
 
-import dev.tflitearena.bridge.CrossCheck;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.MemoryInfo;
-import dev.tflitearena.bridge.NativeException;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.bridge.NativeRelease;
-import dev.tflitearena.bridge.SeededInputs;
+import dev.tflitearena.bridge.check.CrossCheck;
+import dev.tflitearena.bridge.check.SeededInputs;
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanComparison;

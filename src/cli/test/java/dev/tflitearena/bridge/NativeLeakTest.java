@@ -1,6 +1,8 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.bridge.check.SeededInputs;
+import dev.tflitearena.bridge.handover.JavaArena;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.memory.NativeHeap;
 import dev.tflitearena.memory.ProcessMemory;

@@ -2,8 +2,8 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tflitearena.TestModels;
-import dev.tflitearena.bridge.JavaArena;
-import dev.tflitearena.bridge.NativeRelease;
+import dev.tflitearena.bridge.handover.JavaArena;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,10 +3,10 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.TestModels;
-import dev.tflitearena.bridge.DifferentialRun;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.bridge.NpyFile;
+import dev.tflitearena.bridge.check.DifferentialRun;
+import dev.tflitearena.bridge.dump.NpyFile;
 import dev.tflitearena.graph.TensorType;
 import dev.tflitearena.models.SampleModels;
 import dev.tflitearena.plan.tflite.TflitePlanner;
@@ -110,7 +110,7 @@ class RunDumpTest {
         Cli.Result refused = Cli.run("run", model.toString(), "--invokes", "1", "--dump-intermediates", dir.toString());
         assertEquals(Main.EXIT_ERROR, refused.status());
         assertTrue(refused.err().contains(dir + ": is not empty") && refused.err().contains("--force"), refused.err());
-        assertFalse(Files.exists(dir.resolve(dev.tflitearena.bridge.IntermediateDump.MANIFEST)));
+        assertFalse(Files.exists(dir.resolve(dev.tflitearena.bridge.dump.IntermediateDump.MANIFEST)));
 
         Cli.Result forced = Cli.run("run", model.toString(), "--invokes", "1", "--dump-intermediates", dir.toString(),
                 "--force", "--json");

@@ -1,5 +1,6 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.graph.TfliteRelease;
 
 /**

@@ -1,5 +1,10 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.handover.PlanHandover;
+import dev.tflitearena.bridge.presets.NativeAddress;
+import dev.tflitearena.bridge.presets.NativeTensors;
+import dev.tflitearena.bridge.presets.TfLiteStatus;
+import dev.tflitearena.bridge.snapshot.GraphSnapshot;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.graph.tflite.Quantization;
 import org.bytedeco.javacpp.BytePointer;

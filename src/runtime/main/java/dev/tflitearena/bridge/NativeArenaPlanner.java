@@ -1,5 +1,9 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.NativeTensors;
+import dev.tflitearena.bridge.presets.ReadableMemory;
+import dev.tflitearena.bridge.presets.TfLiteStatus;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.javacpp.SizeTPointer;

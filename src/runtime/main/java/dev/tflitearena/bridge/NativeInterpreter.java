@@ -1,5 +1,18 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.handover.Handover;
+import dev.tflitearena.bridge.handover.JavaArena;
+import dev.tflitearena.bridge.handover.PlanHandover;
+import dev.tflitearena.bridge.presets.CustomOps;
+import dev.tflitearena.bridge.presets.NativeAddress;
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.NativeRelease;
+import dev.tflitearena.bridge.presets.NativeTensors;
+import dev.tflitearena.bridge.presets.TfLiteStatus;
+import dev.tflitearena.bridge.sharing.ConstantDerived;
+import dev.tflitearena.bridge.sharing.SharedConstants;
+import dev.tflitearena.bridge.snapshot.GraphSnapshot;
+import dev.tflitearena.bridge.snapshot.NativePlanReader;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Tensor;
 import dev.tflitearena.nativelayer.NativeLayer;
@@ -195,11 +208,6 @@ public final class NativeInterpreter implements AutoCloseable {
         if (javaArena == null && (sharedConstants == null || sharedConstants.isEmpty())) {
             throw new IllegalArgumentException(model.path() + ": nothing to hand over: no Java plan, no shared tensor");
         }
-        if (javaArena != null && javaArena.handover().computedShapeReshape()) {
-            throw new NativeException(model.path() + ": a Java plan cannot drive a graph with a RESHAPE whose new "
-                    + "shape an op computes: TFLite stops preparing at it without marking a tensor dynamic, and "
-                    + "prepares the nodes after it during invoke, after the handover (see PlanHandover)");
-        }
         if (javaArena != null) {
             javaArena.retain();
             arena = javaArena;
@@ -209,7 +217,8 @@ public final class NativeInterpreter implements AutoCloseable {
             shared = sharedConstants;
             warmUp = sharedConstants.warmUp();
         }
-        handovers = PlanHandover.install(live, javaArena, warmUp);
+        handovers = PlanHandover.install(live, javaArena, warmUp == null ? null : warmUp.tensorMemory(),
+                model.path().toString());
         applyXnnpackDelegate();
         String what = model.path() + (javaArena == null ? ": AllocateTensors with shared constants"
                 : ": AllocateTensors with the Java plan");
@@ -435,7 +444,8 @@ public final class NativeInterpreter implements AutoCloseable {
         return NativePlanReader.read(live(), NativeRelease.loadedOr(settings.release()));
     }
 
-    Interpreter live() {
+    /** The presets' interpreter, for the packages that read or change it natively; refused once closed. */
+    public Interpreter live() {
         if (closed) {
             throw new IllegalStateException(model.path() + ": interpreter is closed");
         }

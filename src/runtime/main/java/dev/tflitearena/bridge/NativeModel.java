@@ -1,5 +1,8 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.presets.NativeAddress;
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.SharedNativeResource;
 import dev.tflitearena.nativelayer.TfliteErrorReporter;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.tensorflowlite.Allocation;

@@ -1,5 +1,6 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.presets.NativeException;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.order.MemoryOrder;

@@ -1,5 +1,7 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.TfLiteStatus;
 import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.tensorflowlite.Interpreter;
 import org.bytedeco.tensorflowlite.SignatureRunner;

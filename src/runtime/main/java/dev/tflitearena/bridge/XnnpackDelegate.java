@@ -1,5 +1,8 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.presets.NativeAddress;
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.TfLiteStatus;
 import dev.tflitearena.nativelayer.XnnpackFunctions;
 import org.bytedeco.tensorflowlite.Interpreter;
 import org.bytedeco.tensorflowlite.TfLiteDelegate;

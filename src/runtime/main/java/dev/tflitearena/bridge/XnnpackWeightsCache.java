@@ -1,5 +1,7 @@
 package dev.tflitearena.bridge;
 
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.SharedNativeResource;
 import dev.tflitearena.nativelayer.XnnpackFunctions;
 
 /**

@@ -1,6 +1,6 @@
 package dev.tflitearena.isolation;
 
-import dev.tflitearena.bridge.NativeException;
+import dev.tflitearena.bridge.presets.NativeException;
 
 import java.io.PrintStream;
 import java.util.List;

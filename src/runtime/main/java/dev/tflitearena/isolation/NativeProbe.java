@@ -1,9 +1,9 @@
 package dev.tflitearena.isolation;
 
-import dev.tflitearena.bridge.CrossCheck;
-import dev.tflitearena.bridge.DifferentialRun;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.check.CrossCheck;
+import dev.tflitearena.bridge.check.DifferentialRun;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.tflitearena.session;
 
-import dev.tflitearena.bridge.JavaArena;
+import dev.tflitearena.bridge.handover.JavaArena;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.group.GroupPlan;

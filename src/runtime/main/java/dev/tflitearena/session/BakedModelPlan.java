@@ -1,7 +1,7 @@
 package dev.tflitearena.session;
 
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.bridge.NativeRelease;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.graph.tflite.InvalidModelException;
 import dev.tflitearena.graph.tflite.TfliteFile;
 import dev.tflitearena.plan.baked.BakedPlan;

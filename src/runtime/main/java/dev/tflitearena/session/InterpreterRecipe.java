@@ -1,26 +1,27 @@
 package dev.tflitearena.session;
 
-import dev.tflitearena.bridge.ArenaTemplate;
 import dev.tflitearena.bridge.InterpreterSettings;
-import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.bridge.SeededInputs;
-import dev.tflitearena.bridge.PersistentTensors;
-import dev.tflitearena.bridge.SharedConstants;
 import dev.tflitearena.bridge.TensorAccess;
+import dev.tflitearena.bridge.check.ConstantProof;
+import dev.tflitearena.bridge.check.SeededInputs;
+import dev.tflitearena.bridge.handover.ArenaTemplate;
+import dev.tflitearena.bridge.handover.JavaArena;
+import dev.tflitearena.bridge.sharing.PersistentTensors;
+import dev.tflitearena.bridge.sharing.SharedConstants;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
+import dev.tflitearena.plan.InvalidPlanException;
 import dev.tflitearena.plan.Lifetimes;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.ValidatedPlan;
-import dev.tflitearena.plan.order.MemoryOrder;
-import dev.tflitearena.plan.InvalidPlanException;
 import dev.tflitearena.plan.baked.BakedPlan;
 import dev.tflitearena.plan.baked.BakedPlanner;
 import dev.tflitearena.plan.baked.BakedPlans;
+import dev.tflitearena.plan.order.MemoryOrder;
 import dev.tflitearena.plan.order.Order;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -258,7 +259,7 @@ final class InterpreterRecipe {
         try (NativeInterpreter first = resizedInterpreter(); NativeInterpreter second = resizedInterpreter()) {
             first.allocateTensors();
             second.allocateTensors();
-            return SharedConstants.prove(first, second);
+            return ConstantProof.prove(first, second);
         }
     }
 

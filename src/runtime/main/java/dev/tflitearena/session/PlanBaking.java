@@ -1,10 +1,10 @@
 package dev.tflitearena.session;
 
-import dev.tflitearena.bridge.JavaArena;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.bridge.NativeRelease;
 import dev.tflitearena.bridge.OrderedProbe;
+import dev.tflitearena.bridge.handover.JavaArena;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.tflite.MetadataWriter;
 import dev.tflitearena.plan.Plan;

@@ -2,8 +2,8 @@ package dev.tflitearena.session;
 
 import dev.tflitearena.bridge.IoTensor;
 import dev.tflitearena.bridge.NativeInterpreter;
-import dev.tflitearena.bridge.PersistentTensors;
 import dev.tflitearena.bridge.SignatureRun;
+import dev.tflitearena.bridge.sharing.PersistentTensors;
 import dev.tflitearena.nativelayer.OpProfiler;
 
 import java.nio.ByteBuffer;

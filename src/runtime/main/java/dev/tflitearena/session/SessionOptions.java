@@ -17,7 +17,7 @@ import java.util.Objects;
  * threads, the session's XNNPACK is a delegate of that many threads ({@link XnnpackOptions}) instead of
  * TFLite's default delegate. {@code shareConstants} has the session back the persistent tensors that derive
  * from the model's constants with one region for every sharing session of its {@link TfLiteModel} in the same
- * configuration ({@link dev.tflitearena.bridge.SharedConstants}); a {@link SessionPool}'s sessions always share.
+ * configuration ({@link dev.tflitearena.bridge.sharing.SharedConstants}); a {@link SessionPool}'s sessions always share.
  * {@code order} {@link Order#MEMORY} runs the primary subgraph's nodes in the order {@link MemoryOrder} picks to
  * lower the arena's bound, with the outputs of the model's order; it needs TFLite's own kernels (no XNNPACK).
  * {@code releaseInputs} has the Java planner free each graph input after its last consumer

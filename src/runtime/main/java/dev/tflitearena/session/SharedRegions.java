@@ -1,7 +1,7 @@
 package dev.tflitearena.session;
 
-import dev.tflitearena.bridge.SharedConstants;
 import dev.tflitearena.bridge.XnnpackWeightsCache;
+import dev.tflitearena.bridge.sharing.SharedConstants;
 
 import java.util.HashMap;
 import java.util.Map;

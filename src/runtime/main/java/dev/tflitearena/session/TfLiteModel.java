@@ -1,7 +1,7 @@
 package dev.tflitearena.session;
 
-import dev.tflitearena.bridge.NativeException;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.presets.NativeException;
 import dev.tflitearena.isolation.IsolatedRun;
 
 import java.io.IOException;

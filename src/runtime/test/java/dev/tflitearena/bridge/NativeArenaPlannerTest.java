@@ -1,6 +1,8 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.bridge.check.SeededInputs;
+import dev.tflitearena.bridge.presets.NativeException;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.PlanComparison;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,7 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.bridge.presets.NativeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,6 +1,7 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.bridge.presets.NativeTensors;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.nativelayer.OpProfiler;
 import org.junit.jupiter.api.Test;

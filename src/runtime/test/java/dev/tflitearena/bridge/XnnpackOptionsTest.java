@@ -1,6 +1,8 @@
 package dev.tflitearena.bridge;
 
 import dev.tflitearena.TestModels;
+import dev.tflitearena.bridge.check.CrossCheck;
+import dev.tflitearena.bridge.check.DifferentialRun;
 import dev.tflitearena.models.SampleModels;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.tflitearena.nativelayer;
 
-import dev.tflitearena.bridge.NativeRelease;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.graph.TfliteRelease;
 import org.junit.jupiter.api.Test;
 

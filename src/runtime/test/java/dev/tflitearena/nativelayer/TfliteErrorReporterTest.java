@@ -1,7 +1,7 @@
 package dev.tflitearena.nativelayer;
 
 import dev.tflitearena.TestModels;
-import dev.tflitearena.bridge.NativeException;
+import dev.tflitearena.bridge.presets.NativeException;
 import dev.tflitearena.session.Session;
 import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TfLiteModel;

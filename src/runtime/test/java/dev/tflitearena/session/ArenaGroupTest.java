@@ -1,7 +1,7 @@
 package dev.tflitearena.session;
 
 import dev.tflitearena.TestModels;
-import dev.tflitearena.bridge.SeededInputs;
+import dev.tflitearena.bridge.check.SeededInputs;
 import dev.tflitearena.models.SampleModels;
 import dev.tflitearena.plan.group.GroupPlan;
 import org.junit.jupiter.api.AfterAll;

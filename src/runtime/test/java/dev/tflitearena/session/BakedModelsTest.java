@@ -1,9 +1,9 @@
 package dev.tflitearena.session;
 
 import dev.tflitearena.TestModels;
-import dev.tflitearena.bridge.DifferentialRun;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.check.DifferentialRun;
 import dev.tflitearena.graph.tflite.MetadataWriter;
 import dev.tflitearena.graph.tflite.ModelDiff;
 import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;

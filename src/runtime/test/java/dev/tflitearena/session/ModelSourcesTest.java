@@ -1,7 +1,7 @@
 package dev.tflitearena.session;
 
 import dev.tflitearena.TestModels;
-import dev.tflitearena.bridge.NativeException;
+import dev.tflitearena.bridge.presets.NativeException;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

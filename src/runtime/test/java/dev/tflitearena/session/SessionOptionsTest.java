@@ -1,8 +1,8 @@
 package dev.tflitearena.session;
 
+import dev.tflitearena.TestModels;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.ProcessThreads;
-import dev.tflitearena.TestModels;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

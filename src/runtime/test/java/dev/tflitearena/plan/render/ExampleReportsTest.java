@@ -4,7 +4,7 @@ import dev.tflitearena.TestModels;
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.bridge.NativeRelease;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.LowerBound;

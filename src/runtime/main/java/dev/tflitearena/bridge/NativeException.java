@@ -1,8 +1,0 @@
-package dev.tflitearena.bridge;
-
-/** A native TFLite call that failed, or native input it refused; the message names the call and the model. */
-public class NativeException extends RuntimeException {
-    public NativeException(String message) {
-        super(message);
-    }
-}
