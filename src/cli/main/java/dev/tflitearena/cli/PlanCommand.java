@@ -47,7 +47,6 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -78,10 +77,8 @@ final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long 'optimal' may search, and the search of --capacity and --budget "
-                    + "(default: ${DEFAULT-VALUE}).")
-    double timeLimit;
+    @Mixin
+    TimeLimitOption timeLimit;
 
     @Option(names = "--capacity", paramLabel = "BYTES", description = "For a buffer set (.csv), with --planner "
             + "optimal: only whether it fits in BYTES. Prints the plan when it does, the proof when it cannot (the "
@@ -138,10 +135,6 @@ final class PlanCommand implements Callable<Integer> {
 
     @Mixin
     Output output;
-
-    static Duration seconds(double seconds) {
-        return Duration.ofMillis(Math.round(seconds * 1000));
-    }
 
     @Override
     public Integer call() throws IOException {
@@ -200,7 +193,7 @@ final class PlanCommand implements Callable<Integer> {
                     + "--export-buffers, --capacity, --budget, --release-inputs or --order");
         }
         boolean named = spec.commandLine().getParseResult().hasMatchedOption("--planner");
-        Placer placer = Planners.placerByName(named ? planner : TflmGreedyPlacer.NAME, seconds(timeLimit));
+        Placer placer = Planners.placerByName(named ? planner : TflmGreedyPlacer.NAME, timeLimit.duration());
         TflmPlanView view = TflmPlanView.of(input, forRuntime.allocations(input), placer);
         print(view.picture(), view::toJson, out -> {
             if (tflmPrint) {
@@ -243,7 +236,7 @@ final class PlanCommand implements Callable<Integer> {
         OrderedGraph read = readGraph();
         Graph graph = read.graph();
         List<WithinBudget.Outcome> outcomes = graph.subgraphs().stream()
-                .map(s -> WithinBudget.of(s, graph.options(), strategy, budget, seconds(timeLimit))).toList();
+                .map(s -> WithinBudget.of(s, graph.options(), strategy, budget, timeLimit.duration())).toList();
         boolean within = outcomes.stream().allMatch(o -> o.verdict() == WithinBudget.Verdict.FITS);
         // Named for the search when it placed any subgraph.
         String name = outcomes.stream().anyMatch(WithinBudget.Outcome::searched) ? OptimalPlacer.NAME : strategy.name();
@@ -320,7 +313,7 @@ final class PlanCommand implements Callable<Integer> {
      * offsets, and tflm-linear refuses them as TFLM's LinearMemoryPlanner does.
      */
     private Planner strategy() throws IOException {
-        Planner named = Planners.byName(planner, seconds(timeLimit));
+        Planner named = Planners.byName(planner, timeLimit.duration());
         boolean tflm = planner.equals(TflmGreedyPlacer.NAME) || planner.equals(TflmLinearPlacer.NAME);
         if (Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON) != Kind.MODEL) {
             return named;
@@ -361,7 +354,7 @@ final class PlanCommand implements Callable<Integer> {
         BakedPlan baked = BakedPlan.decode(entry.get(), input.toString());
         PlanFingerprint f = baked.fingerprint();
         List<String> differences = f.differences(f.madeFrom(java.nio.ByteBuffer.wrap(bytes)),
-                NativeRelease.loaded().version(), releaseInputs.on, order.value().jsonName(), nativeOptions.xnnpack);
+                NativeRelease.loaded().version(), releaseInputs.on, order.value().jsonName(), nativeOptions.xnnpack.on);
         if (!differences.isEmpty()) {
             spec.commandLine().getErr().println(input + ": its baked plan is not used, planning with "
                     + otherwise.name() + ": " + String.join("; ", differences));
@@ -445,7 +438,7 @@ final class PlanCommand implements Callable<Integer> {
 
     private int planBuffers() throws IOException {
         releaseInputs.refuseForBuffers();
-        Placer named = Planners.placerByName(planner, seconds(timeLimit));
+        Placer named = Planners.placerByName(planner, timeLimit.duration());
         MinimallocCsv.Read read = MinimallocCsv.readWithOffline(input);
         BufferSet buffers = read.buffers();
         if (!read.offlineOffsets().isEmpty() && !planner.equals(TflmGreedyPlacer.NAME)) {
@@ -477,7 +470,7 @@ final class PlanCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--capacity asks the exact search: give --planner " + OptimalPlacer.NAME);
         }
         BufferSet buffers = MinimallocCsv.read(input);
-        OptimalPlacer.Fit fit = new OptimalPlacer(seconds(timeLimit)).fit(buffers, capacity);
+        OptimalPlacer.Fit fit = new OptimalPlacer(timeLimit.duration()).fit(buffers, capacity);
         Placer.Solution solution = fit.offsets() == null ? null : new Placer.Solution(fit.offsets(), false);
         if (solution != null) {
             buffers.validate(solution.offsets());
