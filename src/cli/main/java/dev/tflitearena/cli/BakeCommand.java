@@ -194,7 +194,7 @@ final class BakeCommand implements Callable<Integer> {
                 f.xnnpack() ? ", XNNPACK" : "");
         o.printf("  rw arenas          %,d bytes over %d subgraphs (TFLite's own plan: %,d)%n", arena,
                 plan.subgraphs().size(), made.nativeArenaBytes());
-        o.printf("  lower bound        %,d bytes (gap %s)%n", bound, PlanCommand.percent(LowerBound.gap(arena, bound)));
+        o.printf("  lower bound        %,d bytes (gap %s)%n", bound, PlanReport.percent(LowerBound.gap(arena, bound)));
         o.printf("  persistent arenas  %,d bytes%n", plan.subgraphs().stream().mapToLong(SubgraphPlan::persistentBytes)
                 .sum());
         o.printf("  tensors            %d baked%n", tensorsBaked(plan));
@@ -234,7 +234,7 @@ final class BakeCommand implements Callable<Integer> {
         o.printf("  TFLM's greedy plan %,d bytes (the baked arena is %s of it)%n", plan.greedyArenaBytes(),
                 String.format(Locale.ROOT, "%.1f%%", 100.0 * plan.arenaBytes() / Math.max(plan.greedyArenaBytes(), 1)));
         o.printf("  lower bound        %,d bytes (gap %s)%n", plan.lowerBoundBytes(),
-                PlanCommand.percent(LowerBound.gap(plan.arenaBytes(), plan.lowerBoundBytes())));
+                PlanReport.percent(LowerBound.gap(plan.arenaBytes(), plan.lowerBoundBytes())));
         o.printf("  tensors            %d baked, %d constant, %d left to TFLM%n", plan.tensorsBaked(),
                 plan.tensorsConstant(), plan.tensorsOnline().size());
         for (TflmAllocations.Entry e : plan.tensorsOnline()) {

@@ -167,10 +167,10 @@ final class ComparePlannersCommand implements Callable<Integer> {
         TextTable text = new TextTable("planner", "arena_bytes", "gap", "optimal", "millis").leftAlign(0);
         if (table.nativeArenaBytes() >= 0) {
             text.add("native", String.format("%,d", table.nativeArenaBytes()),
-                    PlanCommand.percent(LowerBound.gap(table.nativeArenaBytes(), table.lowerBound())), "", "");
+                    PlanReport.percent(LowerBound.gap(table.nativeArenaBytes(), table.lowerBound())), "", "");
         }
         for (PlannerTable.Row row : table.rows()) {
-            text.add(row.name(), String.format("%,d", row.arenaBytes()), PlanCommand.percent(row.gap(table.lowerBound())),
+            text.add(row.name(), String.format("%,d", row.arenaBytes()), PlanReport.percent(row.gap(table.lowerBound())),
                     row.provenOptimal() ? "proven" : "", row.millis());
         }
         text.print(out);
@@ -188,6 +188,6 @@ final class ComparePlannersCommand implements Callable<Integer> {
     }
 
     static String change(long bound, RuleBounds b) {
-        return PlanCommand.percent(LowerBound.gap(bound, b.tfliteRules()));
+        return PlanReport.percent(LowerBound.gap(bound, b.tfliteRules()));
     }
 }

@@ -26,7 +26,7 @@ import java.util.function.Supplier;
 /** The {@code tflite-arena} command line. */
 @Command(name = "tflite-arena", mixinStandardHelpOptions = true, version = "tflite-arena 0.1.0",
         description = "TensorFlow Lite's tensor memory planner in Java, cross-checked against the native one.",
-        subcommands = {DemoCommand.class, PlanCommand.class, CompareCommand.class, RunCommand.class,
+        subcommands = {DemoCommand.class, PlanCommand.class, FitCommand.class, ExportBuffersCommand.class, CompareCommand.class, RunCommand.class,
                 ComparePlannersCommand.class, ReportCommand.class, SnapshotCommand.class, InspectCommand.class,
                 BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
                 RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class, PlanGroupCommand.class,

@@ -125,7 +125,7 @@ final class RunCommand implements Callable<Integer> {
             if (lowerBound >= 0) {
                 long arena = result.handover().javaArenaBytes();
                 out.printf("plan %s: rw arena %d bytes, lower bound %d, gap %s%n", planFile.file, arena, lowerBound,
-                        PlanCommand.percent(LowerBound.gap(arena, lowerBound)));
+                        PlanReport.percent(LowerBound.gap(arena, lowerBound)));
             }
             if (dump != null) {
                 printDump(out, dump);
@@ -159,7 +159,7 @@ final class RunCommand implements Callable<Integer> {
         root.put("reference_native_arena_bytes", r.reference().arenaBytes());
         root.put("reference_native_persistent_bytes", r.reference().persistentBytes());
         if (r.order() != null) {
-            root.set("order", PlanCommand.orderJson(r.order()));
+            root.set("order", OrderedGraph.orderJson(r.order()));
         }
         if (dump != null) {
             root.set("dump", dump.summary());
