@@ -32,21 +32,14 @@ final class ExportBuffersCommand implements Callable<Integer> {
     SubgraphOption subgraph;
 
     @Mixin
-    OrderOption order;
-
-    @Mixin
-    NativeOptions nativeOptions;
-
-    @Mixin
-    ReleaseInputsOption releaseInputs;
+    GraphOptions graph;
 
     @Mixin
     Output output;
 
     @Override
     public Integer call() throws IOException {
-        export(input, file, subgraph.index(), () -> OrderedGraph.read(input, nativeOptions, releaseInputs, order)
-                .graph(), output);
+        export(input, file, subgraph.index(), () -> graph.read(input).graph(), output);
         return 0;
     }
 

@@ -26,9 +26,9 @@ import java.util.function.Supplier;
 /** The {@code tflite-arena} command line. */
 @Command(name = "tflite-arena", mixinStandardHelpOptions = true, version = "tflite-arena 0.1.0",
         description = "TensorFlow Lite's tensor memory planner in Java, cross-checked against the native one.",
-        subcommands = {DemoCommand.class, PlanCommand.class, FitCommand.class, ExportBuffersCommand.class, CompareCommand.class, RunCommand.class,
-                ComparePlannersCommand.class, ReportCommand.class, SnapshotCommand.class, InspectCommand.class,
-                BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
+        subcommands = {DemoCommand.class, PlanCommand.class, FitCommand.class, ExportBuffersCommand.class,
+                CompareCommand.class, RunCommand.class, ComparePlannersCommand.class, ReportCommand.class,
+                SnapshotCommand.class, InspectCommand.class, BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
                 RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class, PlanGroupCommand.class,
                 RunGroupCommand.class, FuzzSolverCommand.class, BakeCommand.class})
 public final class Main {
@@ -58,7 +58,7 @@ public final class Main {
             + "error.")
     boolean verbose;
 
-    /** Declared here so that every command takes it; the commands that show progress read it ({@link ProgressOptions}). */
+    /** Declared here so that every command takes it; the commands that show progress read it (ProgressOptions). */
     @Option(names = ProgressOptions.QUIET, scope = ScopeType.INHERIT, description = "Show no progress on standard "
             + "error (the commands that run long show it).")
     boolean quiet;

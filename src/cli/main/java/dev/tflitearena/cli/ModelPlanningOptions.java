@@ -44,13 +44,7 @@ final class ModelPlanningOptions {
     PlanFileOption planFile;
 
     @Mixin
-    OrderOption order;
-
-    @Mixin
-    NativeOptions nativeOptions;
-
-    @Mixin
-    ReleaseInputsOption releaseInputs;
+    GraphOptions graph;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -65,14 +59,14 @@ final class ModelPlanningOptions {
         if (planFile.given()) {
             throw new IllegalArgumentException("--plan places a model's tensors; " + input + " is a bare buffer set");
         }
-        if (order.value() != Order.MODEL) {
+        if (graph.order.value() != Order.MODEL) {
             throw new IllegalArgumentException(input + ": --order applies to a graph's ops; a buffer set has none");
         }
-        releaseInputs.refuseForBuffers();
+        graph.releaseInputs.refuseForBuffers();
     }
 
     OrderedGraph read(Path input) throws IOException {
-        return OrderedGraph.read(input, nativeOptions, releaseInputs, order);
+        return graph.read(input);
     }
 
     /** The plan of --plan, else the planner of --planner for the model or graph JSON {@code input}. */
@@ -126,7 +120,8 @@ final class ModelPlanningOptions {
         BakedPlan baked = BakedPlan.decode(entry.get(), input.toString());
         PlanFingerprint f = baked.fingerprint();
         List<String> differences = f.differences(f.madeFrom(ByteBuffer.wrap(bytes)),
-                NativeRelease.loaded().version(), releaseInputs.on, order.value().jsonName(), nativeOptions.xnnpack.on);
+                NativeRelease.loaded().version(), graph.releaseInputs.on, graph.order.value().jsonName(),
+                graph.nativeOptions.xnnpack.on);
         if (!differences.isEmpty()) {
             spec.commandLine().getErr().println(input + ": its baked plan is not used, planning with "
                     + otherwise.name() + ": " + String.join("; ", differences));

@@ -4,27 +4,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.order.MemoryOrder;
-import dev.tflitearena.plan.order.Order;
-
-import java.io.IOException;
-import java.nio.file.Path;
 
 /**
- * A model or graph JSON read as a graph under the rules asked for (--release-inputs); with --order memory its
+ * A model or graph JSON read as a graph under the rules asked for ({@link GraphOptions}); with --order memory its
  * primary subgraph's ops in the memory order, and what the order did ({@code ordered}, else null).
  */
 record OrderedGraph(Graph graph, MemoryOrder.Result ordered) {
-    static OrderedGraph read(Path input, NativeOptions nativeOptions, ReleaseInputsOption releaseInputs,
-                             OrderOption order) throws IOException {
-        Graph read = releaseInputs.apply(GraphSource.read(input, nativeOptions.settings()));
-        if (order.value() != Order.MEMORY) {
-            return new OrderedGraph(read, null);
-        }
-        MemoryOrder.Result ordered = MemoryOrder.of(read);
-        // The order was chosen on the graph under the rule, and its graph keeps the rule.
-        return new OrderedGraph(GraphSource.inOrder(input, nativeOptions.settings(), ordered), ordered);
-    }
-
     /** What the memory order changed, for JSON. */
     static ObjectNode orderJson(MemoryOrder.Result ordered) {
         ObjectNode o = Json.object();

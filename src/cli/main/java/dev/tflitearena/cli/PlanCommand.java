@@ -119,8 +119,8 @@ final class PlanCommand implements Callable<Integer> {
 
     /** A model under TFLM's rules: pure Java, from the file alone. */
     private int planForTflm() throws IOException {
-        if (options.planFile.given() || exportBuffers != null || fit.given() || options.releaseInputs.on
-                || options.order.value() != Order.MODEL) {
+        if (options.planFile.given() || exportBuffers != null || fit.given() || options.graph.releaseInputs.on
+                || options.graph.order.value() != Order.MODEL) {
             throw new IllegalArgumentException("--for tflm follows TFLM's rules as they are: not with --plan, "
                     + "--export-buffers, --capacity, --budget, --release-inputs or --order");
         }

@@ -28,7 +28,8 @@ public final class ProgressOptions {
     }
 
     private ProgressDisplay open(ProgressDisplay.Mode mode) {
-        return new ProgressDisplay(spec.commandLine().getErr(), spec.name(), quiet() ? ProgressDisplay.Mode.OFF : mode);
+        return new ProgressDisplay(spec.commandLine().getErr(), spec.name(),
+                quiet() ? ProgressDisplay.Mode.OFF : mode);
     }
 
     boolean quiet() {
