@@ -32,7 +32,7 @@ final class ModelPlanningOptions {
 
     @Option(names = PLANNER, defaultValue = "tflite", paramLabel = "NAME",
             description = "The placement strategy: tflite, tflm-greedy, tflm-linear, greedy-by-size, "
-                    + "greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}; tflm-greedy with --for tflm). "
+                    + "greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}; tflm-greedy with plan --for tflm). "
                     + "tflm-greedy keeps the offline offsets of a model's OfflineMemoryAllocation metadata or a "
                     + "CSV's offline column.")
     String planner;

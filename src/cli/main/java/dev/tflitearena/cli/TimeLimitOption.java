@@ -7,7 +7,7 @@ import java.time.Duration;
 /** {@code --time-limit} of the commands that may run the exact search ('optimal') on a model's plan. */
 final class TimeLimitOption {
     @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS", description = "How long 'optimal' "
-            + "may search, per subgraph, and the exact search of --budget and --capacity (default: ${DEFAULT-VALUE}).")
+            + "may search, per subgraph (default: ${DEFAULT-VALUE}).")
     double seconds;
 
     Duration duration() {
