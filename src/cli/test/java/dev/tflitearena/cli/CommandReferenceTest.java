@@ -94,7 +94,10 @@ class CommandReferenceTest {
                 String name = "";
                 Matcher names = OPTION_NAME.matcher(page.get(i).substring(0, page.get(i).length() - 2));
                 while (names.find()) {
-                    name = names.group(1).length() > name.length() ? names.group(1) : name;
+                    // picocli writes the third and later names of an option in the second's asterisks.
+                    for (String n : names.group(1).split(", ")) {
+                        name = n.length() > name.length() ? n : name;
+                    }
                 }
                 options.put(name, page.get(i) + (i + 1 < page.size() ? " " + page.get(i + 1).strip() : ""));
             }
