@@ -73,6 +73,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + "without binfmt_misc.")
     int forks;
 
+    /** Read by {@link ProgressOptions}, which finds it by name, as on every command of the command line. */
+    @Option(names = ProgressOptions.QUIET, description = "Show no progress on standard error.")
+    boolean quiet;
+
     @Mixin
     ProgressOptions progress;
 

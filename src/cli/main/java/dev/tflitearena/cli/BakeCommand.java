@@ -63,9 +63,8 @@ final class BakeCommand implements Callable<Integer> {
                     + "any planner of 'plan --planner'.")
     String planner;
 
-    @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long 'optimal' may search (default: ${DEFAULT-VALUE}).")
-    double timeLimit;
+    @Mixin
+    TimeLimitOption timeLimit;
 
     @Option(names = "--alignment", defaultValue = "" + TflmAllocations.DEFAULT_ALIGNMENT, paramLabel = "N",
             description = "TFLM's buffer alignment, MicroArenaBufferAlignment() (default: ${DEFAULT-VALUE}): every "
@@ -112,18 +111,18 @@ final class BakeCommand implements Callable<Integer> {
     }
 
     private int bakeForTflm(byte[] bytes, TfliteModel read) {
-        if (nativeOptions.xnnpack || nativeOptions.preserveAllTensors || nativeOptions.release != null
+        if (nativeOptions.xnnpack.on || nativeOptions.preserveAllTensors || nativeOptions.release != null
                 || releaseInputs.on || order.value() != Order.MODEL) {
             throw new IllegalArgumentException("--for tflm follows TFLM's rules as they are: --xnnpack, "
                     + "--preserve-all-tensors, --tflite-release, --release-inputs and --order are for --for tflite");
         }
-        Placer placer = Planners.placerByName(planner, PlanCommand.seconds(timeLimit));
+        Placer placer = Planners.placerByName(planner, timeLimit.duration());
         TflmOfflinePlan plan;
         try (ProgressDisplay display = progress.open()) {
             display.step("TFLM's lifetimes");
             TflmAllocations allocations = TflmAllocations.of(read, alignment);
             display.step("placing " + allocations.buffers().buffers().size() + " buffers with " + placer.name()
-                    + (placer instanceof OptimalPlacer ? " (at most " + timeLimit + " s)"
+                    + (placer instanceof OptimalPlacer ? " (at most " + timeLimit.seconds + " s)"
                     : ""));
             plan = TflmOfflinePlan.of(allocations, placer);
             display.step("writing " + out);
@@ -143,12 +142,12 @@ final class BakeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--alignment is TFLM's; TFLite's arenas align to "
                     + JavaArena.ALIGNMENT + " bytes");
         }
-        SessionOptions options = SessionOptions.DEFAULT.withXnnpack(nativeOptions.xnnpack).withOrder(order.value());
-        Integer threads = nativeOptions.xnnpackThreads.validated(nativeOptions.xnnpack);
+        SessionOptions options = SessionOptions.DEFAULT.withXnnpack(nativeOptions.xnnpack.on).withOrder(order.value());
+        Integer threads = nativeOptions.xnnpack.threads();
         options = threads == null ? options : options.withXnnpackThreads(threads);
         // The session options refuse the memory order with XNNPACK, naming why.
         options = options.withPlanner(planner).withReleaseInputs(releaseInputs.on);
-        Planner named = Planners.byName(planner, PlanCommand.seconds(timeLimit));
+        Planner named = Planners.byName(planner, timeLimit.duration());
         PlanBaking.Baked made;
         try (ProgressDisplay display = progress.open()) {
             display.step("preparing " + model + " natively and planning with " + named.name());
@@ -195,7 +194,7 @@ final class BakeCommand implements Callable<Integer> {
                 f.xnnpack() ? ", XNNPACK" : "");
         o.printf("  rw arenas          %,d bytes over %d subgraphs (TFLite's own plan: %,d)%n", arena,
                 plan.subgraphs().size(), made.nativeArenaBytes());
-        o.printf("  lower bound        %,d bytes (gap %s)%n", bound, PlanCommand.percent(LowerBound.gap(arena, bound)));
+        o.printf("  lower bound        %,d bytes (gap %s)%n", bound, PlanReport.percent(LowerBound.gap(arena, bound)));
         o.printf("  persistent arenas  %,d bytes%n", plan.subgraphs().stream().mapToLong(SubgraphPlan::persistentBytes)
                 .sum());
         o.printf("  tensors            %d baked%n", tensorsBaked(plan));
@@ -235,7 +234,7 @@ final class BakeCommand implements Callable<Integer> {
         o.printf("  TFLM's greedy plan %,d bytes (the baked arena is %s of it)%n", plan.greedyArenaBytes(),
                 String.format(Locale.ROOT, "%.1f%%", 100.0 * plan.arenaBytes() / Math.max(plan.greedyArenaBytes(), 1)));
         o.printf("  lower bound        %,d bytes (gap %s)%n", plan.lowerBoundBytes(),
-                PlanCommand.percent(LowerBound.gap(plan.arenaBytes(), plan.lowerBoundBytes())));
+                PlanReport.percent(LowerBound.gap(plan.arenaBytes(), plan.lowerBoundBytes())));
         o.printf("  tensors            %d baked, %d constant, %d left to TFLM%n", plan.tensorsBaked(),
                 plan.tensorsConstant(), plan.tensorsOnline().size());
         for (TflmAllocations.Entry e : plan.tensorsOnline()) {

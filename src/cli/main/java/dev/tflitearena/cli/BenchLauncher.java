@@ -1,6 +1,7 @@
 package dev.tflitearena.cli;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Unmatched;
 
 import java.io.IOException;
@@ -27,6 +28,10 @@ final class BenchLauncher implements Callable<Integer> {
     @Unmatched
     List<String> arguments = new ArrayList<>();
 
+    /** Holds --quiet, which every command takes from it: the benchmarks' jar takes it too. */
+    @ParentCommand
+    Main main;
+
     @Override
     public Integer call() throws IOException, InterruptedException, URISyntaxException {
         Path jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI())
@@ -38,6 +43,9 @@ final class BenchLauncher implements Callable<Integer> {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-jar", jar.toString()));
         command.addAll(arguments);
+        if (main.quiet) {
+            command.add(ProgressOptions.QUIET);
+        }
         return new ProcessBuilder(command).inheritIO().start().waitFor();
     }
 }

@@ -25,6 +25,7 @@ import picocli.CommandLine.Parameters;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -37,21 +38,8 @@ final class ComparePlannersCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL.tflite|GRAPH.json|FILE.csv")
     Path input;
 
-    @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long 'optimal' may search, per subgraph (default: ${DEFAULT-VALUE}).")
-    double timeLimit;
-
     @Mixin
-    PlanFileOption planFile;
-
-    @Mixin
-    NativeOptions nativeOptions;
-
-    @Mixin
-    ReleaseInputsOption releaseInputs;
-
-    @Mixin
-    ForRuntimeOption forRuntime;
+    PlannerTableOptions options;
 
     @Mixin
     Output output;
@@ -75,16 +63,18 @@ final class ComparePlannersCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Table table;
         try (ProgressDisplay display = progress.open()) {
-            table = measure(input, nativeOptions, releaseInputs, forRuntime, timeLimit, planFile, display);
+            table = measure(input, options, display);
         }
         output.print(() -> toJson(table), out -> printText(out, table));
         return 0;
     }
 
     /** With {@code --plan}, the plan of the file is the first row: a plan that does not fit fails at once. */
-    static Table measure(Path input, NativeOptions nativeOptions, ReleaseInputsOption releaseInputs,
-                         ForRuntimeOption forRuntime, double timeLimit, PlanFileOption planFile,
-                         Progress progress) throws IOException {
+    static Table measure(Path input, PlannerTableOptions options, Progress progress) throws IOException {
+        PlanFileOption planFile = options.planFile;
+        ReleaseInputsOption releaseInputs = options.releaseInputs;
+        ForRuntimeOption forRuntime = options.forRuntime;
+        Duration timeLimit = options.timeLimit.duration();
         if (forRuntime.tflm()) {
             if (planFile.given() || releaseInputs.on) {
                 throw new IllegalArgumentException("--for tflm follows TFLM's rules as they are: not with --plan or "
@@ -93,12 +83,12 @@ final class ComparePlannersCommand implements Callable<Integer> {
             TflmAllocations allocations = forRuntime.allocations(input);
             BufferSet buffers = allocations.buffers();
             List<Placer> placers = ForRuntimeOption.withOfflinePlan(allocations,
-                    Planners.placers(PlanCommand.seconds(timeLimit)));
+                    Planners.placers(timeLimit));
             return new Table(PlannerTable.of(buffers, placers, progress), buffers.lowerBound(), -1, null, buffers,
                     null, allocations);
         }
         Kind kind = Kind.of(input, Kind.MODEL, Kind.GRAPH_JSON, Kind.BUFFER_CSV);
-        List<Planner> planners = new ArrayList<>(Planners.all(PlanCommand.seconds(timeLimit)));
+        List<Planner> planners = new ArrayList<>(Planners.all(timeLimit));
         if (planFile.given()) {
             if (kind == Kind.BUFFER_CSV) {
                 throw new IllegalArgumentException("--plan places a model's tensors; " + input
@@ -109,7 +99,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
         if (kind == Kind.BUFFER_CSV) {
             releaseInputs.refuseForBuffers();
             BufferSet buffers = MinimallocCsv.read(input);
-            return new Table(PlannerTable.of(buffers, Planners.placers(PlanCommand.seconds(timeLimit)), progress),
+            return new Table(PlannerTable.of(buffers, Planners.placers(timeLimit), progress),
                     buffers.lowerBound(), -1, null, buffers, null, null);
         }
         Graph graph;
@@ -119,7 +109,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
         } else {
             progress.step("the native plan");
             try (NativeModel model = NativeModel.load(input);
-                 NativeInterpreter interpreter = NativeInterpreter.build(model, nativeOptions.settings())) {
+                 NativeInterpreter interpreter = NativeInterpreter.build(model, options.nativeOptions.settings())) {
                 interpreter.allocateTensors();
                 graph = interpreter.snapshot();
                 nativeArena = interpreter.memoryInfo().arenaBytes();
@@ -144,7 +134,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
         root.put("lower_bound_bytes", table.lowerBound());
         if (table.nativeArenaBytes() >= 0) {
             root.put("native_arena_bytes", table.nativeArenaBytes());
-            root.put("resolver", nativeOptions.settings().resolverName());
+            root.put("resolver", options.nativeOptions.settings().resolverName());
         }
         if (table.ruleBounds() != null) {
             RuleBounds b = table.ruleBounds();
@@ -173,14 +163,14 @@ final class ComparePlannersCommand implements Callable<Integer> {
                         ? " (" + ReleaseInputsOption.DESCRIPTION + ")" : "",
                 table.nativeArenaBytes() < 0 ? ""
                         : String.format(", native arena %,d bytes (%s)", table.nativeArenaBytes(),
-                        nativeOptions.settings().resolverName()));
+                        options.nativeOptions.settings().resolverName()));
         TextTable text = new TextTable("planner", "arena_bytes", "gap", "optimal", "millis").leftAlign(0);
         if (table.nativeArenaBytes() >= 0) {
             text.add("native", String.format("%,d", table.nativeArenaBytes()),
-                    PlanCommand.percent(LowerBound.gap(table.nativeArenaBytes(), table.lowerBound())), "", "");
+                    PlanReport.percent(LowerBound.gap(table.nativeArenaBytes(), table.lowerBound())), "", "");
         }
         for (PlannerTable.Row row : table.rows()) {
-            text.add(row.name(), String.format("%,d", row.arenaBytes()), PlanCommand.percent(row.gap(table.lowerBound())),
+            text.add(row.name(), String.format("%,d", row.arenaBytes()), PlanReport.percent(row.gap(table.lowerBound())),
                     row.provenOptimal() ? "proven" : "", row.millis());
         }
         text.print(out);
@@ -198,6 +188,6 @@ final class ComparePlannersCommand implements Callable<Integer> {
     }
 
     static String change(long bound, RuleBounds b) {
-        return PlanCommand.percent(LowerBound.gap(bound, b.tfliteRules()));
+        return PlanReport.percent(LowerBound.gap(bound, b.tfliteRules()));
     }
 }

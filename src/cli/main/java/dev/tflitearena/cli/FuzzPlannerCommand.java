@@ -59,7 +59,7 @@ final class FuzzPlannerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        Duration limit = PlanCommand.seconds(timeLimit);
+        Duration limit = TimeLimitOption.duration(timeLimit);
         if (replay != null) {
             GraphCheck check = PlannerFuzz.replay(GraphJson.read(replay), limit);
             output.print(() -> replayJson(check), o -> printReplay(o, check));

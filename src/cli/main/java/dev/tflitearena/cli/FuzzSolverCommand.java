@@ -60,7 +60,7 @@ final class FuzzSolverCommand implements Callable<Integer> {
         }
         SolverFuzz.Report report;
         try (ProgressDisplay display = progress.open()) {
-            report = SolverFuzz.run(new SolverFuzz.Settings(instances, seed, harder, PlanCommand.seconds(timeLimit),
+            report = SolverFuzz.run(new SolverFuzz.Settings(instances, seed, harder, TimeLimitOption.duration(timeLimit),
                     out), display);
         }
         output.print(() -> json(report), o -> print(o, report));

@@ -26,9 +26,9 @@ import java.util.function.Supplier;
 /** The {@code tflite-arena} command line. */
 @Command(name = "tflite-arena", mixinStandardHelpOptions = true, version = "tflite-arena 0.1.0",
         description = "TensorFlow Lite's tensor memory planner in Java, cross-checked against the native one.",
-        subcommands = {DemoCommand.class, PlanCommand.class, CompareCommand.class, RunCommand.class,
-                ComparePlannersCommand.class, ReportCommand.class, SnapshotCommand.class, InspectCommand.class,
-                BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
+        subcommands = {DemoCommand.class, PlanCommand.class, FitCommand.class, ExportBuffersCommand.class,
+                CompareCommand.class, RunCommand.class, ComparePlannersCommand.class, ReportCommand.class,
+                SnapshotCommand.class, InspectCommand.class, BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
                 RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class, PlanGroupCommand.class,
                 RunGroupCommand.class, FuzzSolverCommand.class, BakeCommand.class})
 public final class Main {
@@ -57,6 +57,11 @@ public final class Main {
             + "error as it runs: its INFO and ERROR lines, which are otherwise held back and shown only with an "
             + "error.")
     boolean verbose;
+
+    /** Declared here so that every command takes it; the commands that show progress read it (ProgressOptions). */
+    @Option(names = ProgressOptions.QUIET, scope = ScopeType.INHERIT, description = "Show no progress on standard "
+            + "error (the commands that run long show it).")
+    boolean quiet;
 
     /** Whether the commands' standard error is a terminal, where their progress is a bar. */
     final boolean stderrIsTerminal;
@@ -125,6 +130,11 @@ public final class Main {
         return Arrays.stream(args).filter(a -> !a.startsWith("-")).findFirst();
     }
 
+    /** Every command and option as the command line parses them, on writers that are no terminal. */
+    static CommandLine commandLine() {
+        return new CommandLine(new Main(false));
+    }
+
     /** Runs the command line, printing to writers that are no terminal. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
         return run(out, err, () -> "", false, args);
@@ -134,6 +144,7 @@ public final class Main {
     private static int run(PrintWriter out, PrintWriter err, Supplier<String> nativeStderr, boolean stderrIsTerminal,
                            String... args) {
         CommandLine cli = new CommandLine(new Main(stderrIsTerminal)).setOut(out).setErr(err);
+        cli.setParameterExceptionHandler(Main::refuse);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (System.getenv("TFLITE_ARENA_TRACE") != null) {
                 e.printStackTrace(commandLine.getErr());
@@ -144,6 +155,15 @@ public final class Main {
             return EXIT_ERROR;
         });
         return cli.execute(args);
+    }
+
+    /** A command line picocli cannot parse: one line that says what is wrong and where the help is, not the usage. */
+    private static int refuse(CommandLine.ParameterException e, String[] args) {
+        CommandLine command = e.getCommandLine();
+        String name = command.getCommandSpec().qualifiedName();
+        command.getErr().println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+        command.getErr().flush();
+        return command.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     private static String describe(Exception e) {

@@ -43,12 +43,8 @@ final class MemoryCommand implements Callable<Integer> {
     @Mixin
     PlanFileOption planFile;
 
-    @Option(names = "--xnnpack", description = "Use TFLite's default BuiltinOpResolver, which delegates float "
-            + "graphs to XNNPACK.")
-    boolean xnnpack;
-
     @Mixin
-    XnnpackThreadsOption xnnpackThreads;
+    XnnpackOption xnnpack;
 
     @Option(names = "--resize-cycle", paramLabel = "N", description = "Instead of the stages: per plan, a "
             + "session that resizes its first input N times, cycling through the shapes the model accepts and "
@@ -107,11 +103,11 @@ final class MemoryCommand implements Callable<Integer> {
             planner = plan.name();
         }
         // Each run plans as it says: a baked plan is measured through --plan MODEL.tflite.
-        SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack).withBakedPlan(BakedPlanUse.IGNORED);
+        SessionOptions nativePlan = SessionOptions.DEFAULT.withXnnpack(xnnpack.on).withBakedPlan(BakedPlanUse.IGNORED);
         if (threads != null) {
             nativePlan = nativePlan.withThreads(threads);
         }
-        Integer delegateThreads = xnnpackThreads.validated(xnnpack);
+        Integer delegateThreads = xnnpack.threads();
         if (delegateThreads != null) {
             nativePlan = nativePlan.withXnnpackThreads(delegateThreads);
         }
@@ -158,7 +154,7 @@ final class MemoryCommand implements Callable<Integer> {
         try (ProgressDisplay display = progress.open()) {
             result = ResizeCycle.measure(model, runs, candidates, resizeCycle, display);
         }
-        ResizeReport report = new ResizeReport(model, xnnpack, result);
+        ResizeReport report = new ResizeReport(model, xnnpack.on, result);
         output.print(report::toJson, report::printText);
         return 0;
     }
@@ -166,7 +162,7 @@ final class MemoryCommand implements Callable<Integer> {
     private ObjectNode toJson(List<MemoryProfile.Result> results) {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
-        root.put("xnnpack", xnnpack);
+        root.put("xnnpack", xnnpack.on);
         root.put("release_inputs", releaseInputs.on);
         ArrayNode runs = root.putArray("runs");
         for (MemoryProfile.Result r : results) {

@@ -8,12 +8,8 @@ import picocli.CommandLine.Option;
 
 /** The interpreter options of every command that builds a native interpreter. */
 final class NativeOptions {
-    @Option(names = "--xnnpack", description = "Use TFLite's default BuiltinOpResolver, which delegates float "
-            + "graphs to XNNPACK (default: BuiltinOpResolverWithoutDefaultDelegates).")
-    boolean xnnpack;
-
     @Mixin
-    XnnpackThreadsOption xnnpackThreads;
+    XnnpackOption xnnpack;
 
     @Option(names = "--preserve-all-tensors", description = "Build the interpreter with preserve_all_tensors: "
             + "no tensor's memory is reused.")
@@ -25,10 +21,10 @@ final class NativeOptions {
     String release;
 
     InterpreterSettings settings() {
-        InterpreterSettings settings = InterpreterSettings.DEFAULT.withXnnpack(xnnpack)
+        InterpreterSettings settings = InterpreterSettings.DEFAULT.withXnnpack(xnnpack.on)
                 .withPreserveAllTensors(preserveAllTensors)
                 .withRelease(release == null ? null : TfliteRelease.of(release));
-        Integer threads = xnnpackThreads.validated(xnnpack);
+        Integer threads = xnnpack.threads();
         return threads == null ? settings : settings.withXnnpackOptions(XnnpackOptions.threads(threads));
     }
 }

@@ -35,7 +35,7 @@ final class PlanFileOption {
         if (file == null && subgraph != null) {
             throw new IllegalArgumentException("--plan-subgraph is for --plan");
         }
-        if (file != null && command.commandLine().getParseResult().hasMatchedOption("--planner")) {
+        if (file != null && command.commandLine().getParseResult().hasMatchedOption(ModelPlanningOptions.PLANNER)) {
             throw new IllegalArgumentException("--plan and --planner both say where the tensors go: give one");
         }
         return file != null;

@@ -29,9 +29,8 @@ final class PlanGroupCommand implements Callable<Integer> {
                     + "greedy-by-size, greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}).")
     String planner;
 
-    @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long 'optimal' may search (default: ${DEFAULT-VALUE}).")
-    double timeLimit;
+    @Mixin
+    TimeLimitOption timeLimit;
 
     @Mixin
     NativeOptions nativeOptions;
@@ -45,7 +44,7 @@ final class PlanGroupCommand implements Callable<Integer> {
         for (Path model : models) {
             graphs.add(GraphSource.read(model, nativeOptions.settings()));
         }
-        GroupPlan plan = GroupPlanner.plan(graphs, planner, PlanCommand.seconds(timeLimit));
+        GroupPlan plan = GroupPlanner.plan(graphs, planner, timeLimit.duration());
         GroupPlanner.validate(graphs, plan, graphs.stream().mapToInt(g -> g.options().tensorAlignment()).max()
                 .orElseThrow());
         output.print(() -> GroupReport.toJson(models, plan), out -> GroupReport.printText(out, models, plan));

@@ -1,13 +1,18 @@
 package dev.tflitearena.cli;
 
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code --quiet}, of every command that runs long, and the progress it turns off. */
+/**
+ * The progress of a command that runs long, which {@code --quiet} turns off. The root command declares
+ * {@code --quiet} for every command ({@link Main}, or another front end's command, the benchmarks' jar).
+ */
+// A mixin without options of its own needs @Command for picocli to take it.
+@Command
 public final class ProgressOptions {
-    @Option(names = "--quiet", description = "Show no progress on standard error.")
-    boolean quiet;
+    public static final String QUIET = "--quiet";
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -23,7 +28,16 @@ public final class ProgressOptions {
     }
 
     private ProgressDisplay open(ProgressDisplay.Mode mode) {
-        return new ProgressDisplay(spec.commandLine().getErr(), spec.name(), quiet ? ProgressDisplay.Mode.OFF : mode);
+        return new ProgressDisplay(spec.commandLine().getErr(), spec.name(),
+                quiet() ? ProgressDisplay.Mode.OFF : mode);
+    }
+
+    boolean quiet() {
+        OptionSpec quiet = spec.findOption(QUIET);
+        if (quiet == null) {
+            throw new IllegalStateException("command " + spec.qualifiedName() + " shows progress but takes no " + QUIET);
+        }
+        return quiet.getValue();
     }
 
     /**

@@ -5,12 +5,8 @@ import dev.tflitearena.release.ReleaseMeasurement;
 import dev.tflitearena.release.ReleaseReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,8 +21,8 @@ import java.util.stream.Stream;
                 + "report JSON that 'releases' collects and 'regress' compares. Exit status 1 when a cross-check "
                 + "finds a difference; a model the release cannot build is recorded with its error.")
 final class ReleaseReportCommand implements Callable<Integer> {
-    @Option(names = "--out", paramLabel = "FILE", description = "Write the JSON here instead of standard output.")
-    Path out;
+    @Mixin
+    ResultFileOption out;
 
     @Mixin
     MeasurementOptions measurement;
@@ -34,29 +30,18 @@ final class ReleaseReportCommand implements Callable<Integer> {
     @Mixin
     ProgressOptions progress;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() throws Exception {
-        if (out != null) {
-            WritablePath.checkFile(out);
-        }
+        out.check();
         ReleaseReport report;
         try (ProgressDisplay display = progress.open()) {
             report = new ReleaseMeasurement(measurement.warmup, measurement.runs)
                     .measure(models(measurement.modelsDirectory), display);
         }
-        PrintWriter stdout = spec.commandLine().getOut();
-        if (out == null) {
-            stdout.print(report.toJson());
-        } else {
-            WritablePath.write(out, report.toJson());
-            stdout.printf("TFLite %s: %d models, %d identical, %d not built; written to %s%n", report.tfliteLibrary(),
-                    report.models().size(), report.models().stream().filter(ModelReport::identical).count(),
-                    report.models().stream().filter(m -> !m.ok()).count(), out);
-        }
-        stdout.flush();
+        out.write(report.toJson(), written -> written.printf("TFLite %s: %d models, %d identical, %d not built; "
+                + "written to %s%n", report.tfliteLibrary(), report.models().size(),
+                report.models().stream().filter(ModelReport::identical).count(),
+                report.models().stream().filter(m -> !m.ok()).count(), out.file));
         boolean differs = report.models().stream().anyMatch(m -> m.ok() && !m.identical());
         return differs ? CompareCommand.EXIT_DIFFERENT : 0;
     }

@@ -84,8 +84,8 @@ final class ReleasesCommand implements Callable<Integer> {
                 List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString(), "release-report",
                         "--out", report.toString()));
                 command.addAll(measurement.asArguments());
-                if (progress.quiet) {
-                    command.add("--quiet");
+                if (progress.quiet()) {
+                    command.add(ProgressOptions.QUIET);
                 }
                 int status = run(command.toArray(String[]::new));
                 differs |= status == CompareCommand.EXIT_DIFFERENT;

@@ -33,21 +33,8 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where report.html goes.")
     Path out;
 
-    @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS",
-            description = "How long 'optimal' may search, per subgraph (default: ${DEFAULT-VALUE}).")
-    double timeLimit;
-
     @Mixin
-    PlanFileOption planFile;
-
-    @Mixin
-    NativeOptions nativeOptions;
-
-    @Mixin
-    ReleaseInputsOption releaseInputs;
-
-    @Mixin
-    ForRuntimeOption forRuntime;
+    PlannerTableOptions options;
 
     @Mixin
     ProgressOptions progress;
@@ -61,8 +48,7 @@ final class ReportCommand implements Callable<Integer> {
         ComparePlannersCommand.Table table;
         List<PlanPicture> pictures = new ArrayList<>();
         try (ProgressDisplay display = progress.open()) {
-            table = ComparePlannersCommand.measure(input, nativeOptions, releaseInputs, forRuntime, timeLimit, planFile,
-                    display);
+            table = ComparePlannersCommand.measure(input, options, display);
             for (PlannerTable.Row row : table.rows()) {
                 display.advance(pictures.size(), table.rows().size(), "picture of planner " + row.name());
                 pictures.add(table.graph() != null ? PlanPicture.of(table.graph(), row.plan())
@@ -131,7 +117,7 @@ final class ReportCommand implements Callable<Integer> {
                     "none (no interpreter is built)", date);
         }
         return new HtmlReport.Provenance(NativeRelease.version() + ", planned under " + rules,
-                resolver(nativeOptions.settings()), date);
+                resolver(options.nativeOptions.settings()), date);
     }
 
     /** The resolver's name, and preserve_all_tensors when it is set, since both change the native plan. */

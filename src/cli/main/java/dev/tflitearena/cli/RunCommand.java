@@ -71,13 +71,7 @@ final class RunCommand implements Callable<Integer> {
     PlanFileOption planFile;
 
     @Mixin
-    OrderOption order;
-
-    @Mixin
-    NativeOptions nativeOptions;
-
-    @Mixin
-    ReleaseInputsOption releaseInputs;
+    GraphOptions graph;
 
     @Mixin
     Output output;
@@ -88,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Planner strategy = planFile.given() ? planFile.read() : Planners.byNameOrNative(planner);
-        releaseInputs.requireJavaPlanner(planner);
+        graph.releaseInputs.requireJavaPlanner(planner);
         if (force && dumpDirectory == null) {
             throw new IllegalArgumentException("--force only applies to --dump-intermediates");
         }
@@ -102,8 +96,8 @@ final class RunCommand implements Callable<Integer> {
         try (ProgressDisplay display = progress.open(); NativeModel loaded = NativeModel.load(model)) {
             ProgressCounter steps = new ProgressCounter(display, dumpDirectory == null ? 1 : 2);
             steps.next(invokes + " invokes on both interpreters");
-            result = DifferentialRun.run(loaded, nativeOptions.settings(), strategy, order.value(), invokes, seed,
-                    poison, releaseInputs.on);
+            result = DifferentialRun.run(loaded, graph.nativeOptions.settings(), strategy, graph.order.value(),
+                    invokes, seed, poison, graph.releaseInputs.on);
             if (dumpDirectory == null) {
                 dump = null;
             } else {
@@ -112,8 +106,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         // An outside plan is measured against the lower bound too: how far it is from the best possible.
-        long lowerBound = planFile.given() ? PlannerTable.lowerBound(GraphSource.read(model, nativeOptions.settings())
-                .withReleaseInputs(releaseInputs.on)) : -1;
+        long lowerBound = planFile.given() ? PlannerTable.lowerBound(GraphSource.read(model,
+                graph.nativeOptions.settings()).withReleaseInputs(graph.releaseInputs.on)) : -1;
         output.print(() -> {
             ObjectNode root = toJson(result, dump);
             if (lowerBound >= 0) {
@@ -125,7 +119,7 @@ final class RunCommand implements Callable<Integer> {
             if (lowerBound >= 0) {
                 long arena = result.handover().javaArenaBytes();
                 out.printf("plan %s: rw arena %d bytes, lower bound %d, gap %s%n", planFile.file, arena, lowerBound,
-                        PlanCommand.percent(LowerBound.gap(arena, lowerBound)));
+                        PlanReport.percent(LowerBound.gap(arena, lowerBound)));
             }
             if (dump != null) {
                 printDump(out, dump);
@@ -143,7 +137,7 @@ final class RunCommand implements Callable<Integer> {
         root.put("resolver", r.settings().resolverName());
         root.put("preserve_all_tensors", r.settings().preserveAllTensors());
         root.put("poison", poison);
-        root.put("release_inputs", releaseInputs.on);
+        root.put("release_inputs", graph.releaseInputs.on);
         root.put("outputs_identical", r.outputsIdentical());
         if (r.firstDifference() != null) {
             root.put("first_difference", r.firstDifference());
@@ -159,7 +153,7 @@ final class RunCommand implements Callable<Integer> {
         root.put("reference_native_arena_bytes", r.reference().arenaBytes());
         root.put("reference_native_persistent_bytes", r.reference().persistentBytes());
         if (r.order() != null) {
-            root.set("order", PlanCommand.orderJson(r.order()));
+            root.set("order", OrderedGraph.orderJson(r.order()));
         }
         if (dump != null) {
             root.set("dump", dump.summary());
@@ -171,7 +165,7 @@ final class RunCommand implements Callable<Integer> {
         Handover h = r.handover();
         out.printf("%s, planner %s, %s%s%s%n", model, r.planner(), r.settings().resolverName(),
                 r.settings().preserveAllTensors() ? ", preserve_all_tensors" : "",
-                releaseInputs.on ? ", " + ReleaseInputsOption.DESCRIPTION : "");
+                graph.releaseInputs.on ? ", " + ReleaseInputsOption.DESCRIPTION : "");
         if (r.order() != null) {
             out.println(r.order().summary() + "; the native-planned interpreter runs the model's order");
         }

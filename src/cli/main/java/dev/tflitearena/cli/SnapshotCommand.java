@@ -4,10 +4,7 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -19,28 +16,17 @@ final class SnapshotCommand implements Callable<Integer> {
     @Parameters(paramLabel = "MODEL.tflite")
     Path model;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "GRAPH.json",
-            description = "Write to this file instead of standard output.")
-    Path output;
+    @Mixin
+    ResultFileOption out;
 
     @Mixin
     NativeOptions nativeOptions;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() throws Exception {
-        if (output != null) {
-            WritablePath.checkFile(output);
-        }
+        out.check();
         Graph graph = GraphSource.read(model, nativeOptions.settings());
-        if (output == null) {
-            spec.commandLine().getOut().print(GraphJson.toJson(graph));
-            spec.commandLine().getOut().flush();
-        } else {
-            WritablePath.write(output, GraphJson.toJson(graph));
-        }
+        out.write(GraphJson.toJson(graph));
         return 0;
     }
 }

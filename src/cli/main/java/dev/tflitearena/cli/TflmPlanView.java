@@ -100,7 +100,7 @@ record TflmPlanView(Path input, TflmAllocations allocations, String planner, lon
         out.printf("%s for TFLM (alignment %d, %s on one timeline of %d steps): planner %s, arena %d bytes, "
                         + "lower bound %d, gap %s%s%n", input, allocations.alignment(),
                 subgraphs(), buffers.steps(), planner, arena, bound,
-                PlanCommand.percent(LowerBound.gap(arena, bound)),
+                PlanReport.percent(LowerBound.gap(arena, bound)),
                 kept.isEmpty() ? "" : "; " + countOffsets(kept.size()) + " kept from the model's offline plan");
         TextTable table = new TextTable("subgraph", "tensor", "offset", "bytes", "size", "first", "last", "offline",
                 "name").leftAlign(8);

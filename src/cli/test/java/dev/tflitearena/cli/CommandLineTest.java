@@ -6,6 +6,7 @@ import dev.tflitearena.TestModels;
 import dev.tflitearena.bridge.presets.NativeRelease;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -282,6 +283,27 @@ class CommandLineTest {
         assertFalse(nativeRow.contains(" ms<"), nativeRow);
         assertTrue(html.contains("<table class=\"peak\">"), html);
         assertTrue(html.contains("<td>input</td>"), "the graph input is live at the peak");
+    }
+
+    @Test
+    void everyCommandTakesQuietAndVerbose() {
+        for (String command : Main.commandLine().getSubcommands().keySet()) {
+            CommandLine.ParseResult parsed = Main.commandLine().parseArgs(command, "--quiet", "--verbose", "--help");
+            assertTrue(parsed.subcommand().hasMatchedOption("--quiet"), command);
+            assertTrue(parsed.subcommand().hasMatchedOption("--verbose"), command);
+        }
+    }
+
+    @Test
+    void aParameterErrorIsOneLineThatSaysWhereTheHelpIs() {
+        Cli.Result unknown = run("plan", "x.tflite", "--foo");
+        assertEquals(Main.EXIT_ERROR, unknown.status());
+        assertEquals("", unknown.out());
+        assertEquals("tflite-arena plan: Unknown option: '--foo' (see 'tflite-arena plan --help')",
+                unknown.err().strip());
+        Cli.Result missing = run("plan");
+        assertEquals("tflite-arena plan: Missing required parameter: 'GRAPH.json|MODEL.tflite|FILE.csv' (see "
+                + "'tflite-arena plan --help')", missing.err().strip());
     }
 
     @Test

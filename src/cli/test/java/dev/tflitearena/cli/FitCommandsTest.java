@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** plan --capacity on a buffer set, plan --budget on a model, fuzz-solver. */
+/** fit (and plan) --capacity on a buffer set, --budget on a model, fuzz-solver. */
 class FitCommandsTest {
     private static final String C = "tests/data/minimalloc/C.1048576.csv";
     private static final String MODEL = TestModels.named("face_detection_short_range.tflite").toString();
@@ -88,6 +88,19 @@ class FitCommandsTest {
             live += t.get("bytes").asLong();
         }
         assertEquals(bound, live, "the tensors at the peak add up to the bound");
+    }
+
+    @Test
+    void fitIsPlanWithABudgetOrCapacity() {
+        assertEquals(Cli.run("plan", MODEL, "--budget", "2000000", "--json").out(),
+                Cli.run("fit", MODEL, "--budget", "2000000", "--json").out());
+        assertEquals(Cli.run("plan", C, "--planner", "optimal", "--capacity", "1000000", "--json").out()
+                .replaceAll("\"millis\" : \\d+", ""), Cli.run("fit", C, "--planner", "optimal", "--capacity",
+                "1000000", "--json").out().replaceAll("\"millis\" : \\d+", ""));
+        Cli.Result neither = Cli.run("fit", MODEL);
+        assertEquals(Main.EXIT_ERROR, neither.status());
+        assertEquals("tflite-arena fit: fit needs --budget BYTES (a model or graph) or --capacity BYTES (a buffer "
+                + "set)", neither.err().strip());
     }
 
     @Test

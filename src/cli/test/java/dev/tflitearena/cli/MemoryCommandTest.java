@@ -13,13 +13,10 @@ import dev.tflitearena.session.SessionOptions;
 import dev.tflitearena.session.TfLiteModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,12 +34,17 @@ class MemoryCommandTest {
             "after 1 invoke", "after " + MemoryProfile.INVOKES + " invokes");
 
     private static String run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = new CommandLine(new MemoryCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute(args);
-        assertEquals(0, status, out + "\n" + err);
-        return out.toString();
+        Cli.Result r = Cli.run(memory(args));
+        assertEquals(0, r.status(), r.out() + "\n" + r.err());
+        return r.out();
+    }
+
+    /** The memory command's arguments on the command line, which declares --quiet for every command. */
+    static String[] memory(String... args) {
+        String[] line = new String[args.length + 1];
+        line[0] = "memory";
+        System.arraycopy(args, 0, line, 1, args.length);
+        return line;
     }
 
     @Test

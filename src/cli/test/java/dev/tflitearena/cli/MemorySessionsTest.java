@@ -4,10 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.TestModels;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,10 +14,9 @@ class MemorySessionsTest {
     private static final String MODEL = TestModels.named("face_detection_short_range.tflite").toString();
 
     private static JsonNode run(String... args) throws Exception {
-        StringWriter out = new StringWriter();
-        int status = new CommandLine(new MemoryCommand()).setOut(new PrintWriter(out)).execute(args);
-        assertEquals(0, status, out.toString());
-        return new ObjectMapper().readTree(out.toString()).get("runs").get(0);
+        Cli.Result r = Cli.run(MemoryCommandTest.memory(args));
+        assertEquals(0, r.status(), r.out() + "\n" + r.err());
+        return new ObjectMapper().readTree(r.out()).get("runs").get(0);
     }
 
     @Test

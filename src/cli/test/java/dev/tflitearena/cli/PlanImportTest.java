@@ -71,6 +71,16 @@ class PlanImportTest {
     }
 
     @Test
+    void exportBuffersWritesWhatPlanExportBuffersWrites() throws IOException {
+        Path byPlan = dir.resolve("by-plan.csv");
+        Path byCommand = dir.resolve("by-command.csv");
+        assertEquals(0, Cli.run("plan", MODEL.toString(), "--export-buffers", byPlan.toString()).status());
+        Cli.Result r = Cli.run("export-buffers", MODEL.toString(), byCommand.toString(), "--subgraph", "0");
+        assertEquals(0, r.status(), r.err());
+        assertEquals(Files.readString(byPlan), Files.readString(byCommand));
+    }
+
+    @Test
     void theCsvHoldsTheRwRootsAlignedAndTheJsonNamesThem() throws IOException {
         Path csv = dir.resolve("problem.csv");
         Path json = dir.resolve("problem.json");

@@ -5,11 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.TestModels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -93,20 +90,16 @@ class ReleaseInputsCommandsTest {
         Cli.Result r = Cli.run("run", MODEL, "--planner", "native", "--release-inputs");
         assertEquals(Main.EXIT_ERROR, r.status());
         assertTrue(r.err().contains("--release-inputs needs a Java planner (--planner tflite, "), r.err());
-        StringWriter err = new StringWriter();
-        int status = new CommandLine(new MemoryCommand()).setErr(new PrintWriter(err))
-                .execute(MODEL, "--planner", "native", "--release-inputs");
-        assertTrue(status != 0 && err.toString().contains("--release-inputs needs a Java planner"), err.toString());
+        Cli.Result memory = Cli.run("memory", MODEL, "--planner", "native", "--release-inputs");
+        assertTrue(memory.status() != 0 && memory.err().contains("--release-inputs needs a Java planner"),
+                memory.err());
     }
 
     @Test
     void memoryReleasesInputsOnTheJavaPlanOnly() throws IOException {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = new CommandLine(new MemoryCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute(MODEL, "--release-inputs", "--json");
-        assertEquals(0, status, out + "\n" + err);
-        JsonNode root = new ObjectMapper().readTree(out.toString());
+        Cli.Result r = Cli.run("memory", MODEL, "--release-inputs", "--json");
+        assertEquals(0, r.status(), r.out() + "\n" + r.err());
+        JsonNode root = new ObjectMapper().readTree(r.out());
         assertTrue(root.get("release_inputs").asBoolean());
         assertFalse(root.get("runs").get(0).get("release_inputs").asBoolean(), "the native plan");
         assertTrue(root.get("runs").get(1).get("release_inputs").asBoolean(), "the tflite plan");

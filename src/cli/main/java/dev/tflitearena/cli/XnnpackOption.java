@@ -2,19 +2,23 @@ package dev.tflitearena.cli;
 
 import picocli.CommandLine.Option;
 
-/** {@code --xnnpack-threads}, beside {@code --xnnpack} on every command that takes it. */
-final class XnnpackThreadsOption {
+/** {@code --xnnpack} and its {@code --xnnpack-threads}, of every command that builds a native interpreter. */
+final class XnnpackOption {
+    @Option(names = "--xnnpack", description = "Use TFLite's default BuiltinOpResolver, which delegates float "
+            + "graphs to XNNPACK (default: BuiltinOpResolverWithoutDefaultDelegates).")
+    boolean on;
+
     @Option(names = "--xnnpack-threads", paramLabel = "N", description = "With --xnnpack: XNNPACK through a "
             + "delegate of N threads that the native layer builds, instead of TFLite's default delegate and its "
             + "threads.")
     Integer threads;
 
     /** The thread count asked for, null if none; refuses one without {@code --xnnpack} or below 1. */
-    Integer validated(boolean xnnpack) {
+    Integer threads() {
         if (threads == null) {
             return null;
         }
-        if (!xnnpack) {
+        if (!on) {
             throw new IllegalArgumentException("--xnnpack-threads " + threads + " needs --xnnpack");
         }
         if (threads < 1) {
