@@ -1,9 +1,9 @@
 package dev.tflitearena.bench;
 
-import dev.tflitearena.cli.Json;
-import dev.tflitearena.cli.ProgressDisplay;
-import dev.tflitearena.cli.ProgressOptions;
-import dev.tflitearena.cli.WritablePath;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.plan.catalog.Planners;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -3,6 +3,16 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.bridge.handover.JavaArena;
+import dev.tflitearena.cli.options.NativeOptions;
+import dev.tflitearena.cli.options.OrderOption;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.options.ReleaseInputsOption;
+import dev.tflitearena.cli.options.TimeLimitOption;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.PlanReport;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.graph.tflite.MetadataWriter;
 import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
 import dev.tflitearena.graph.tflite.TfliteFile;
@@ -190,7 +200,7 @@ final class BakeCommand implements Callable<Integer> {
         long arena = plan.subgraphs().stream().mapToLong(SubgraphPlan::arenaBytes).sum();
         long bound = PlannerTable.lowerBound(made.graph());
         o.printf("%s -> %s: a plan for TFLite %s (planner %s; %s order%s%s)%n", model, out, f.release(), plan.planner(),
-                f.order(), f.releaseInputs() ? ", " + ReleaseInputsOption.DESCRIPTION : "",
+                f.order(), f.releaseInputs() ? ", " + PlanReport.RELEASE_INPUTS : "",
                 f.xnnpack() ? ", XNNPACK" : "");
         o.printf("  rw arenas          %,d bytes over %d subgraphs (TFLite's own plan: %,d)%n", arena,
                 plan.subgraphs().size(), made.nativeArenaBytes());

@@ -1,5 +1,6 @@
 package dev.tflitearena.cli;
 
+import dev.tflitearena.cli.options.ProgressOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Unmatched;

@@ -4,7 +4,18 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.bridge.NativeInterpreter;
 import dev.tflitearena.bridge.NativeModel;
-import dev.tflitearena.cli.GraphSource.Kind;
+import dev.tflitearena.cli.options.GraphSource.Kind;
+import dev.tflitearena.cli.options.ForRuntimeOption;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.options.PlanFileOption;
+import dev.tflitearena.cli.options.PlannerTableOptions;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.options.ReleaseInputsOption;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.PlanReport;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.TextTable;
+import dev.tflitearena.cli.output.TflmPlanView;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
 import dev.tflitearena.plan.LowerBound;
@@ -55,7 +66,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
                  BufferSet buffers, RuleBounds ruleBounds, TflmAllocations tflm) {
         /** A buffer's label in pictures: a tensor's name under TFLM's rules, else the buffer's id. */
         String label(int id) {
-            return tflm != null ? ForRuntimeOption.label(tflm, id) : Integer.toString(id);
+            return tflm != null ? TflmPlanView.label(tflm, id) : Integer.toString(id);
         }
     }
 
@@ -160,7 +171,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
         out.printf("%s%s: lower bound %,d bytes%s%s%n", input, table.tflm() == null ? ""
                         : " for TFLM (alignment " + table.tflm().alignment() + ")", table.lowerBound(),
                 table.graph() != null && table.graph().options().releaseInputs()
-                        ? " (" + ReleaseInputsOption.DESCRIPTION + ")" : "",
+                        ? " (" + PlanReport.RELEASE_INPUTS + ")" : "",
                 table.nativeArenaBytes() < 0 ? ""
                         : String.format(", native arena %,d bytes (%s)", table.nativeArenaBytes(),
                         options.nativeOptions.settings().resolverName()));

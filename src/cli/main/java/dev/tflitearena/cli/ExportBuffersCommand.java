@@ -2,6 +2,11 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.cli.options.GraphOptions;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.options.SubgraphOption;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.place.MinimallocProblem;
 import picocli.CommandLine.Command;

@@ -2,7 +2,14 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tflitearena.cli.GraphSource.Kind;
+import dev.tflitearena.cli.options.GraphSource.Kind;
+import dev.tflitearena.cli.options.FitOptions;
+import dev.tflitearena.cli.options.ModelPlanningOptions;
+import dev.tflitearena.cli.options.OrderedGraph;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.PlanReport;
+import dev.tflitearena.cli.output.TextTable;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.Plan;

@@ -2,6 +2,12 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.TextTable;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.isolation.IsolatedRun;
 import dev.tflitearena.isolation.IsolatedRun.Outcome;
 import dev.tflitearena.fuzz.ModelFuzz;

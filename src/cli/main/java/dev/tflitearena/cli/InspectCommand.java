@@ -2,6 +2,10 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.TextTable;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.graph.tflite.ModelDiff;
 import dev.tflitearena.graph.tflite.ModelDiff.Status;
 import dev.tflitearena.graph.tflite.SubgraphTotals;

@@ -1,5 +1,8 @@
 package dev.tflitearena.cli;
 
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.isolation.Supervisor;
 import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.NativeStderr;
@@ -31,7 +34,7 @@ import java.util.function.Supplier;
                 SnapshotCommand.class, InspectCommand.class, BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
                 RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class, PlanGroupCommand.class,
                 RunGroupCommand.class, FuzzSolverCommand.class, BakeCommand.class})
-public final class Main {
+public final class Main implements ProgressOptions.Terminal {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;
 
@@ -64,10 +67,15 @@ public final class Main {
     boolean quiet;
 
     /** Whether the commands' standard error is a terminal, where their progress is a bar. */
-    final boolean stderrIsTerminal;
+    private final boolean stderrIsTerminal;
 
     private Main(boolean stderrIsTerminal) {
         this.stderrIsTerminal = stderrIsTerminal;
+    }
+
+    @Override
+    public boolean stderrIsTerminal() {
+        return stderrIsTerminal;
     }
 
     public static void main(String[] args) {

@@ -2,6 +2,17 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.options.PlanFileOption;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.options.ReleaseInputsOption;
+import dev.tflitearena.cli.options.XnnpackOption;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.PlanReport;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.ResizeReport;
+import dev.tflitearena.cli.output.SessionsReport;
+import dev.tflitearena.cli.output.TextTable;
 import dev.tflitearena.memory.InputShapes;
 import dev.tflitearena.memory.JvmMalloc;
 import dev.tflitearena.memory.MemoryProfile;
@@ -194,7 +205,7 @@ final class MemoryCommand implements Callable<Integer> {
     private void printText(PrintWriter out, MemoryProfile.Result r) {
         out.printf("%s, planner %s, %s%s%n", model, r.options().planner(),
                 r.options().xnnpack() ? "XNNPACK" : "no XNNPACK",
-                r.options().releaseInputs() ? ", " + ReleaseInputsOption.DESCRIPTION : "");
+                r.options().releaseInputs() ? ", " + PlanReport.RELEASE_INPUTS : "");
         TextTable table = new TextTable("stage", "VmRSS", "+RSS", "uordblks", "hblkhd", "JVM's", "+heap")
                 .leftAlign(0);
         MemoryProfile.Sample first = r.first();

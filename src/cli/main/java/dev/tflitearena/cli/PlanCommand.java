@@ -1,7 +1,16 @@
 package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tflitearena.cli.GraphSource.Kind;
+import dev.tflitearena.cli.options.GraphSource.Kind;
+import dev.tflitearena.cli.options.FitOptions;
+import dev.tflitearena.cli.options.ForRuntimeOption;
+import dev.tflitearena.cli.options.ModelPlanningOptions;
+import dev.tflitearena.cli.options.OrderedGraph;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.options.SubgraphOption;
+import dev.tflitearena.cli.output.PlanReport;
+import dev.tflitearena.cli.output.TflmPlanView;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.InvalidPlanException;

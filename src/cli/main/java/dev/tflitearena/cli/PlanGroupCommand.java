@@ -1,5 +1,10 @@
 package dev.tflitearena.cli;
 
+import dev.tflitearena.cli.options.GraphSource;
+import dev.tflitearena.cli.options.NativeOptions;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.options.TimeLimitOption;
+import dev.tflitearena.cli.output.GroupReport;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.group.GroupPlan;
 import dev.tflitearena.plan.group.GroupPlanner;

@@ -1,5 +1,9 @@
 package dev.tflitearena.cli;
 
+import dev.tflitearena.cli.options.MeasurementOptions;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.options.ResultFileOption;
+import dev.tflitearena.cli.output.ProgressDisplay;
 import dev.tflitearena.release.ModelReport;
 import dev.tflitearena.release.ReleaseMeasurement;
 import dev.tflitearena.release.ReleaseReport;

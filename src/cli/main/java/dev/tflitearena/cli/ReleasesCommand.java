@@ -1,5 +1,9 @@
 package dev.tflitearena.cli;
 
+import dev.tflitearena.cli.options.MeasurementOptions;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.graph.TfliteRelease;
 import dev.tflitearena.progress.ProgressCounter;
 import dev.tflitearena.release.ReleaseReport;

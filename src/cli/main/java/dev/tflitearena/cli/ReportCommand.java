@@ -2,6 +2,11 @@ package dev.tflitearena.cli;
 
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.presets.NativeRelease;
+import dev.tflitearena.cli.options.PlannerTableOptions;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.output.PlanReport;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.catalog.RuleBounds;
@@ -111,7 +116,7 @@ final class ReportCommand implements Callable<Integer> {
             return new HtmlReport.Provenance("not used (a MiniMalloc CSV is a bare buffer set)", "none", date);
         }
         String rules = table.graph().options().release().version() + "'s rules"
-                + (table.graph().options().releaseInputs() ? ", " + ReleaseInputsOption.DESCRIPTION : "");
+                + (table.graph().options().releaseInputs() ? ", " + PlanReport.RELEASE_INPUTS : "");
         if (table.nativeArenaBytes() < 0) {
             return new HtmlReport.Provenance("not loaded: the graph JSON is planned under " + rules,
                     "none (no interpreter is built)", date);

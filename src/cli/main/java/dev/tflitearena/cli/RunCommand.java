@@ -5,6 +5,17 @@ import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.bridge.check.DifferentialRun;
 import dev.tflitearena.bridge.dump.IntermediateDump;
 import dev.tflitearena.bridge.handover.Handover;
+import dev.tflitearena.cli.options.GraphOptions;
+import dev.tflitearena.cli.options.GraphSource;
+import dev.tflitearena.cli.options.OrderedGraph;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.options.PlanFileOption;
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.output.Json;
+import dev.tflitearena.cli.output.PlanReport;
+import dev.tflitearena.cli.output.ProgressDisplay;
+import dev.tflitearena.cli.output.TextTable;
+import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.catalog.PlannerTable;
@@ -165,7 +176,7 @@ final class RunCommand implements Callable<Integer> {
         Handover h = r.handover();
         out.printf("%s, planner %s, %s%s%s%n", model, r.planner(), r.settings().resolverName(),
                 r.settings().preserveAllTensors() ? ", preserve_all_tensors" : "",
-                graph.releaseInputs.on ? ", " + ReleaseInputsOption.DESCRIPTION : "");
+                graph.releaseInputs.on ? ", " + PlanReport.RELEASE_INPUTS : "");
         if (r.order() != null) {
             out.println(r.order().summary() + "; the native-planned interpreter runs the model's order");
         }

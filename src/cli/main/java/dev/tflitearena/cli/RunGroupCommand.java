@@ -2,6 +2,8 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tflitearena.bridge.check.SeededInputs;
+import dev.tflitearena.cli.options.Output;
+import dev.tflitearena.cli.output.GroupReport;
 import dev.tflitearena.session.ArenaGroup;
 import dev.tflitearena.session.BakedPlanUse;
 import dev.tflitearena.session.Outputs;

@@ -1,5 +1,8 @@
 package dev.tflitearena.cli;
 
+import dev.tflitearena.cli.options.GraphSource;
+import dev.tflitearena.cli.options.NativeOptions;
+import dev.tflitearena.cli.options.ResultFileOption;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
 import picocli.CommandLine.Command;

@@ -2,6 +2,7 @@ package dev.tflitearena.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tflitearena.TestModels;
+import dev.tflitearena.cli.output.ProgressDisplay;
 import org.junit.jupiter.api.Test;
 
 import java.io.PrintWriter;

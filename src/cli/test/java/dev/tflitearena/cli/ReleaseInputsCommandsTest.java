@@ -3,6 +3,7 @@ package dev.tflitearena.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tflitearena.TestModels;
+import dev.tflitearena.cli.output.PlanReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +42,7 @@ class ReleaseInputsCommandsTest {
         assertTrue(released.get("subgraphs").get(0).get("arena_bytes").asLong()
                 < kept.get("subgraphs").get(0).get("arena_bytes").asLong());
         Cli.Result text = Cli.run("plan", MODEL, "--release-inputs");
-        assertTrue(text.out().startsWith(ReleaseInputsOption.DESCRIPTION + "\n"), text.out());
+        assertTrue(text.out().startsWith(PlanReport.RELEASE_INPUTS + "\n"), text.out());
     }
 
     @Test
@@ -70,7 +71,7 @@ class ReleaseInputsCommandsTest {
         Cli.Result r = Cli.run("report", MODEL, "--out", temp.toString(), "--time-limit", "1", "--release-inputs");
         assertEquals(0, r.status(), r.err());
         String html = Files.readString(temp.resolve("report.html"));
-        assertTrue(html.contains("&#39;s rules, " + ReleaseInputsOption.DESCRIPTION + "; resolver"), html);
+        assertTrue(html.contains("&#39;s rules, " + PlanReport.RELEASE_INPUTS + "; resolver"), html);
     }
 
     @Test
@@ -82,7 +83,7 @@ class ReleaseInputsCommandsTest {
         assertFalse(kept.get("release_inputs").asBoolean());
         assertTrue(released.get("java_arena_bytes").asLong() < kept.get("java_arena_bytes").asLong());
         Cli.Result text = Cli.run("run", MODEL, "--release-inputs");
-        assertTrue(text.out().contains(", " + ReleaseInputsOption.DESCRIPTION + "\n"), text.out());
+        assertTrue(text.out().contains(", " + PlanReport.RELEASE_INPUTS + "\n"), text.out());
     }
 
     @Test

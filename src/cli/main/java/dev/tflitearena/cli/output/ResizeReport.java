@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,18 +12,18 @@ import java.nio.file.Path;
 import java.util.stream.Collectors;
 
 /** The {@code memory --resize-cycle} result, as text and as JSON. */
-final class ResizeReport {
+public final class ResizeReport {
     private final Path model;
     private final boolean xnnpack;
     private final ResizeCycle.Result result;
 
-    ResizeReport(Path model, boolean xnnpack, ResizeCycle.Result result) {
+    public ResizeReport(Path model, boolean xnnpack, ResizeCycle.Result result) {
         this.model = model;
         this.xnnpack = xnnpack;
         this.result = result;
     }
 
-    ObjectNode toJson() {
+    public ObjectNode toJson() {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         root.put("xnnpack", xnnpack);
@@ -68,7 +68,7 @@ final class ResizeReport {
         }
     }
 
-    void printText(PrintWriter out) {
+    public void printText(PrintWriter out) {
         out.printf("%s, input '%s', cycling through %s%n", model, result.input(),
                 result.shapes().stream().map(InputShapes::format).collect(Collectors.joining(" -> ")));
         for (ResizeProbe.Refusal r : result.refused()) {

@@ -1,26 +1,26 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
 /** A plain text table: right-aligned columns, except those named left-aligned. */
-final class TextTable {
+public final class TextTable {
     private final String[] header;
     private final boolean[] leftAligned;
     private final List<String[]> rows = new ArrayList<>();
 
-    TextTable(String... header) {
+    public TextTable(String... header) {
         this.header = header;
         this.leftAligned = new boolean[header.length];
     }
 
-    TextTable leftAlign(int column) {
+    public TextTable leftAlign(int column) {
         leftAligned[column] = true;
         return this;
     }
 
-    void add(Object... cells) {
+    public void add(Object... cells) {
         String[] row = new String[cells.length];
         for (int i = 0; i < cells.length; i++) {
             row[i] = String.valueOf(cells[i]);
@@ -28,7 +28,7 @@ final class TextTable {
         rows.add(row);
     }
 
-    void print(PrintWriter out) {
+    public void print(PrintWriter out) {
         int[] width = new int[header.length];
         for (int c = 0; c < header.length; c++) {
             width[c] = header[c].length();
@@ -55,7 +55,7 @@ final class TextTable {
     }
 
     /** An offset or node for a table cell: "-" for none. */
-    static String orDash(long value) {
+    public static String orDash(long value) {
         return value < 0 ? "-" : Long.toString(value);
     }
 }

@@ -1,10 +1,10 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import dev.tflitearena.plan.order.Order;
 import picocli.CommandLine.Option;
 
 /** Which order the primary subgraph's ops run in, for the commands that plan or run a graph. */
-final class OrderOption {
+public final class OrderOption {
     @Option(names = "--order", defaultValue = "model", paramLabel = "model|memory", description = "The order the "
             + "primary subgraph's ops run in: the model's own, or 'memory': a topological order that lowers the rw "
             + "arena's lower bound, found by an exact search over the sets of ops already run where they are few, "
@@ -13,7 +13,7 @@ final class OrderOption {
             + "alone (default: ${DEFAULT-VALUE}).")
     String order;
 
-    Order value() {
+    public Order value() {
         return Order.byName(order);
     }
 }

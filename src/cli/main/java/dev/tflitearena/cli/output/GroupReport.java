@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** A group plan as plan-group and run-group print it: the one arena against the models' arenas alone. */
-final class GroupReport {
+public final class GroupReport {
     private GroupReport() {
     }
 
@@ -21,7 +21,7 @@ final class GroupReport {
         return plan.largestAloneBytes() == 0 ? 1 : (double) plan.arenaBytes() / plan.largestAloneBytes();
     }
 
-    static ObjectNode toJson(List<Path> models, GroupPlan plan) {
+    public static ObjectNode toJson(List<Path> models, GroupPlan plan) {
         ObjectNode root = Json.object();
         root.put("planner", plan.planner());
         root.put("arena_bytes", plan.arenaBytes());
@@ -40,7 +40,7 @@ final class GroupReport {
         return root;
     }
 
-    static void printText(PrintWriter out, List<Path> models, GroupPlan plan) {
+    public static void printText(PrintWriter out, List<Path> models, GroupPlan plan) {
         out.printf(Locale.ROOT, "%d models, planner %s: one rw arena of %d bytes, %.3fx the largest alone (%d bytes); "
                         + "in an arena each, %d bytes%n", models.size(), plan.planner(), plan.arenaBytes(),
                 ratioToLargest(plan), plan.largestAloneBytes(), plan.sumAloneBytes());

@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import dev.tflitearena.graph.tflite.TfliteFile;
 import dev.tflitearena.plan.Planner;
@@ -14,14 +14,14 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** {@code --plan FILE}: offsets an outside planner chose, used instead of a Java planner's. */
-final class PlanFileOption {
+public final class PlanFileOption {
     @Option(names = "--plan", paramLabel = "FILE", description = "Use the offsets in FILE instead of a planner's: "
             + "a .csv in MiniMalloc's output format (" + ImportedPlan.CSV_HEADER + "; the ids and intervals of "
             + "plan --export-buffers) for the subgraph of --plan-subgraph, the other subgraphs planned as TFLite "
             + "does; a .json as plan --json writes it, for every subgraph; or a .tflite that 'bake --for tflite' "
             + "wrote, its baked plan (planner name '" + BakedPlanner.NAME + "'). The plan is checked against the "
             + "model first and refused, naming the tensors, if it does not fit.")
-    Path file;
+    public Path file;
 
     @Option(names = "--plan-subgraph", paramLabel = "N",
             description = "The subgraph a MiniMalloc --plan places (default: 0).")
@@ -31,7 +31,7 @@ final class PlanFileOption {
     CommandSpec command;
 
     /** Whether --plan was given; refuses --plan-subgraph without it, and --plan beside --planner. */
-    boolean given() {
+    public boolean given() {
         if (file == null && subgraph != null) {
             throw new IllegalArgumentException("--plan-subgraph is for --plan");
         }
@@ -42,7 +42,7 @@ final class PlanFileOption {
     }
 
     /** The plan of --plan; null when it was not given. */
-    Planner read() throws IOException {
+    public Planner read() throws IOException {
         String name = file == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
         boolean csv = name.endsWith(".csv");
         if (name.endsWith(".tflite")) {

@@ -1,7 +1,8 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tflitearena.cli.output.Json;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.order.MemoryOrder;
 
@@ -9,9 +10,9 @@ import dev.tflitearena.plan.order.MemoryOrder;
  * A model or graph JSON read as a graph under the rules asked for ({@link GraphOptions}); with --order memory its
  * primary subgraph's ops in the memory order, and what the order did ({@code ordered}, else null).
  */
-record OrderedGraph(Graph graph, MemoryOrder.Result ordered) {
+public record OrderedGraph(Graph graph, MemoryOrder.Result ordered) {
     /** What the memory order changed, for JSON. */
-    static ObjectNode orderJson(MemoryOrder.Result ordered) {
+    public static ObjectNode orderJson(MemoryOrder.Result ordered) {
         ObjectNode o = Json.object();
         o.put("search", ordered.search());
         o.put("chosen", ordered.chosen());

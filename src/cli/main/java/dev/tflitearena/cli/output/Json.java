@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,12 +13,12 @@ public final class Json {
     private Json() {
     }
 
-    static ObjectNode object() {
+    public static ObjectNode object() {
         return MAPPER.createObjectNode();
     }
 
     /** Puts an offset, or null for "no memory". */
-    static void putOffset(ObjectNode node, String field, long offset) {
+    public static void putOffset(ObjectNode node, String field, long offset) {
         if (offset < 0) {
             node.putNull(field);
         } else {
@@ -26,7 +26,7 @@ public final class Json {
         }
     }
 
-    static void putInts(ObjectNode node, String field, int[] values) {
+    public static void putInts(ObjectNode node, String field, int[] values) {
         ArrayNode array = node.putArray(field);
         for (int v : values) {
             array.add(v);

@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
 import dev.tflitearena.graph.tflite.TfliteFile;
@@ -18,7 +18,7 @@ import java.util.Map;
  * {@code --for tflm} and its {@code --alignment}, of the commands that plan a model under another runtime's
  * rules than TFLite's: plan, compare-planners, report. TFLM's rules come from the .tflite alone (no native code).
  */
-final class ForRuntimeOption {
+public final class ForRuntimeOption {
     /** The runtimes whose rules a plan can follow besides TFLite's. */
     enum Runtime { tflm }
 
@@ -34,12 +34,12 @@ final class ForRuntimeOption {
                     + "(default: ${DEFAULT-VALUE}).")
     int alignment;
 
-    boolean tflm() {
+    public boolean tflm() {
         return runtime == Runtime.tflm;
     }
 
     /** The model's tensors under TFLM's rules; refused for anything but a model. */
-    TflmAllocations allocations(Path input) throws IOException {
+    public TflmAllocations allocations(Path input) throws IOException {
         if (GraphSource.Kind.of(input, GraphSource.Kind.MODEL, GraphSource.Kind.GRAPH_JSON,
                 GraphSource.Kind.BUFFER_CSV) != GraphSource.Kind.MODEL) {
             throw new IllegalArgumentException("--for tflm plans a model (.tflite), whose rules TFLM reads from it; "
@@ -52,7 +52,7 @@ final class ForRuntimeOption {
      * Every placer on the model's buffers, after the model's own offline plan where it has one: tflm-greedy
      * keeping its offsets, under the name {@value OfflinePlan#NAME}.
      */
-    static List<Placer> withOfflinePlan(TflmAllocations allocations, List<Placer> placers) {
+    public static List<Placer> withOfflinePlan(TflmAllocations allocations, List<Placer> placers) {
         List<Placer> all = new ArrayList<>();
         OfflineMemoryAllocation.of(allocations.model())
                 .ifPresent(plan -> all.add(new OfflinePlan(allocations.offline(plan))));
@@ -73,11 +73,5 @@ final class ForRuntimeOption {
         public Solution place(BufferSet buffers) {
             return new TflmGreedyPlacer(kept).place(buffers);
         }
-    }
-
-    /** A buffer's label in pictures: the tensor's name, after its subgraph's index when there are several. */
-    static String label(TflmAllocations allocations, int id) {
-        TflmAllocations.Entry e = allocations.entries().get(id);
-        return allocations.model().subgraphs().size() > 1 ? e.subgraph() + ":" + e.name() : e.name();
     }
 }

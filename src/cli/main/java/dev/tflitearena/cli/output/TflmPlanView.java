@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,9 +22,9 @@ import java.util.Optional;
  * alignment. With an offline plan in the model, tflm-greedy keeps its offsets and places the rest around them, as
  * TFLM's allocator does; tflm-linear refuses it, as TFLM's LinearMemoryPlanner does; any other placer plans afresh.
  */
-record TflmPlanView(Path input, TflmAllocations allocations, String planner, long[] offsets, Map<Integer, Long> kept) {
+public record TflmPlanView(Path input, TflmAllocations allocations, String planner, long[] offsets, Map<Integer, Long> kept) {
 
-    static TflmPlanView of(Path input, TflmAllocations allocations, Placer placer) {
+    public static TflmPlanView of(Path input, TflmAllocations allocations, Placer placer) {
         Optional<OfflineMemoryAllocation> offline = OfflineMemoryAllocation.of(allocations.model());
         BufferSet buffers = allocations.buffers();
         Map<Integer, Long> kept = Map.of();
@@ -46,7 +46,7 @@ record TflmPlanView(Path input, TflmAllocations allocations, String planner, lon
         return new TflmPlanView(input, allocations, placer.name(), offsets, kept);
     }
 
-    BufferSet buffers() {
+    public BufferSet buffers() {
         return allocations.buffers();
     }
 
@@ -54,13 +54,13 @@ record TflmPlanView(Path input, TflmAllocations allocations, String planner, lon
         return buffers().arenaBytes(offsets);
     }
 
-    PlanPicture picture() {
+    public PlanPicture picture() {
         return PlanPicture.of(input.getFileName() + " for TFLM, planner " + planner
                         + (kept.isEmpty() ? "" : " keeping " + countOffsets(kept.size())), buffers(), offsets,
-                id -> ForRuntimeOption.label(allocations, id));
+                id -> label(allocations, id));
     }
 
-    ObjectNode toJson() {
+    public ObjectNode toJson() {
         BufferSet buffers = buffers();
         long arena = arenaBytes();
         long bound = buffers.lowerBound();
@@ -93,7 +93,7 @@ record TflmPlanView(Path input, TflmAllocations allocations, String planner, lon
         return root;
     }
 
-    void printText(PrintWriter out) {
+    public void printText(PrintWriter out) {
         BufferSet buffers = buffers();
         long arena = arenaBytes();
         long bound = buffers.lowerBound();
@@ -122,5 +122,11 @@ record TflmPlanView(Path input, TflmAllocations allocations, String planner, lon
     /** "N offsets", for the captions. */
     private static String countOffsets(int n) {
         return n + (n == 1 ? " offset" : " offsets");
+    }
+
+    /** A buffer's label in pictures: the tensor's name, after its subgraph's index when there are several. */
+    public static String label(TflmAllocations allocations, int id) {
+        TflmAllocations.Entry e = allocations.entries().get(id);
+        return allocations.model().subgraphs().size() > 1 ? e.subgraph() + ":" + e.name() : e.name();
     }
 }

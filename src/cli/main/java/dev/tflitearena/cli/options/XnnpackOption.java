@@ -1,12 +1,12 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import picocli.CommandLine.Option;
 
 /** {@code --xnnpack} and its {@code --xnnpack-threads}, of every command that builds a native interpreter. */
-final class XnnpackOption {
+public final class XnnpackOption {
     @Option(names = "--xnnpack", description = "Use TFLite's default BuiltinOpResolver, which delegates float "
             + "graphs to XNNPACK (default: BuiltinOpResolverWithoutDefaultDelegates).")
-    boolean on;
+    public boolean on;
 
     @Option(names = "--xnnpack-threads", paramLabel = "N", description = "With --xnnpack: XNNPACK through a "
             + "delegate of N threads that the native layer builds, instead of TFLite's default delegate and its "
@@ -14,7 +14,7 @@ final class XnnpackOption {
     Integer threads;
 
     /** The thread count asked for, null if none; refuses one without {@code --xnnpack} or below 1. */
-    Integer threads() {
+    public Integer threads() {
         if (threads == null) {
             return null;
         }

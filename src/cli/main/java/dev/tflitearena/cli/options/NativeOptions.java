@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.XnnpackOptions;
@@ -7,20 +7,20 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The interpreter options of every command that builds a native interpreter. */
-final class NativeOptions {
+public final class NativeOptions {
     @Mixin
-    XnnpackOption xnnpack;
+    public XnnpackOption xnnpack;
 
     @Option(names = "--preserve-all-tensors", description = "Build the interpreter with preserve_all_tensors: "
             + "no tensor's memory is reused.")
-    boolean preserveAllTensors;
+    public boolean preserveAllTensors;
 
     @Option(names = "--tflite-release", paramLabel = "X.Y", description = "Plan under this TFLite release's rules "
             + "(e.g. 2.12) instead of those of the loaded library's release, which the native plan is still read "
             + "as (unless the library's release is unknown).")
-    String release;
+    public String release;
 
-    InterpreterSettings settings() {
+    public InterpreterSettings settings() {
         InterpreterSettings settings = InterpreterSettings.DEFAULT.withXnnpack(xnnpack.on)
                 .withPreserveAllTensors(preserveAllTensors)
                 .withRelease(release == null ? null : TfliteRelease.of(release));

@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** The {@code memory --sessions} result, as text and as JSON. */
-final class SessionsReport {
+public final class SessionsReport {
     static final String REST_SPLIT_MEASURED_AS = "the native heap after each step of building one more "
             + "interpreter beside one that has run, on TFLite's plan, in the sessions' settings and sharing: "
             + "build (InterpreterBuilder), allocate (AllocateTensors less TFLite's arenas and the warm-up copy of the "
@@ -31,12 +31,12 @@ final class SessionsReport {
     private final Path model;
     private final List<SessionScaling.Report> reports;
 
-    SessionsReport(Path model, List<SessionScaling.Report> reports) {
+    public SessionsReport(Path model, List<SessionScaling.Report> reports) {
         this.model = model;
         this.reports = reports;
     }
 
-    ObjectNode toJson() {
+    public ObjectNode toJson() {
         ObjectNode root = Json.object();
         root.put("model", model.toString());
         ArrayNode runs = root.putArray("runs");
@@ -150,7 +150,7 @@ final class SessionsReport {
                 o.subgraph(), o.tensor(), o.name(), o.bytes(), o.why()));
     }
 
-    void printText(PrintWriter out) {
+    public void printText(PrintWriter out) {
         for (SessionScaling.Report report : reports) {
             SessionScaling.Result r = report.measured();
             SessionOptions o = r.options();

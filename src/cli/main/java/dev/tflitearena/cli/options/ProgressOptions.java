@@ -1,5 +1,6 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
+import dev.tflitearena.cli.output.ProgressDisplay;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -7,12 +8,18 @@ import picocli.CommandLine.Spec;
 
 /**
  * The progress of a command that runs long, which {@code --quiet} turns off. The root command declares
- * {@code --quiet} for every command ({@link Main}, or another front end's command, the benchmarks' jar).
+ * {@code --quiet} for every command (the tool's Main, or another front end's command, the benchmarks' jar).
  */
 // A mixin without options of its own needs @Command for picocli to take it.
 @Command
 public final class ProgressOptions {
     public static final String QUIET = "--quiet";
+
+    /** A root command that knows whether the standard error its commands print to is a terminal. */
+    public interface Terminal {
+        /** What the front end found of its standard error (false when a test runs its commands). */
+        boolean stderrIsTerminal();
+    }
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
@@ -23,7 +30,7 @@ public final class ProgressOptions {
     }
 
     /** The command's progress as a line per step even on a terminal, where the children it runs draw theirs. */
-    ProgressDisplay openAsLines() {
+    public ProgressDisplay openAsLines() {
         return open(ProgressDisplay.Mode.LINES);
     }
 
@@ -32,7 +39,7 @@ public final class ProgressOptions {
                 quiet() ? ProgressDisplay.Mode.OFF : mode);
     }
 
-    boolean quiet() {
+    public boolean quiet() {
         OptionSpec quiet = spec.findOption(QUIET);
         if (quiet == null) {
             throw new IllegalStateException("command " + spec.qualifiedName() + " shows progress but takes no " + QUIET);
@@ -41,11 +48,11 @@ public final class ProgressOptions {
     }
 
     /**
-     * What {@link Main#main} found of the standard error its commands print to (false when a test runs them),
-     * or, for another front end's command (the benchmarks' jar), what this process's standard error is.
+     * What the root command found of the standard error its commands print to ({@link Terminal}), or, for a
+     * front end's command whose root does not say (the benchmarks' jar), what this process's standard error is.
      */
     private boolean stderrIsTerminal() {
-        return spec.root().userObject() instanceof Main main ? main.stderrIsTerminal
+        return spec.root().userObject() instanceof Terminal root ? root.stderrIsTerminal()
                 : ProgressDisplay.stderrIsTerminal();
     }
 }

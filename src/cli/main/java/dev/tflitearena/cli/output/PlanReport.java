@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -16,15 +16,18 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** A plan as 'plan' and 'fit' print it: a graph's, per subgraph and tensor, or a buffer set's, per buffer. */
-final class PlanReport {
+public final class PlanReport {
+    /** How the relaxed rule for graph inputs (--release-inputs) is named where a figure depends on it. */
+    public static final String RELEASE_INPUTS = "graph inputs released after their last consumer";
+
     private PlanReport() {
     }
 
-    static String percent(double gap) {
+    public static String percent(double gap) {
         return String.format(Locale.ROOT, "%.1f%%", gap * 100);
     }
 
-    static ObjectNode toJson(Path input, Graph graph, Plan plan) {
+    public static ObjectNode toJson(Path input, Graph graph, Plan plan) {
         ObjectNode root = Json.object();
         root.put("planner", plan.planner());
         root.put("input", input.toString());
@@ -58,9 +61,9 @@ final class PlanReport {
         return root;
     }
 
-    static void printText(PrintWriter out, Graph graph, Plan plan) {
+    public static void printText(PrintWriter out, Graph graph, Plan plan) {
         if (graph.options().releaseInputs()) {
-            out.println(ReleaseInputsOption.DESCRIPTION);
+            out.println(RELEASE_INPUTS);
         }
         for (SubgraphPlan sp : plan.subgraphs()) {
             Subgraph subgraph = graph.subgraphs().get(sp.subgraph());
@@ -80,7 +83,7 @@ final class PlanReport {
         }
     }
 
-    static ObjectNode toJson(Path input, BufferSet buffers, String name, Placer.Solution solution) {
+    public static ObjectNode toJson(Path input, BufferSet buffers, String name, Placer.Solution solution) {
         long arena = buffers.arenaBytes(solution.offsets());
         long bound = buffers.lowerBound();
         ObjectNode root = Json.object();
@@ -101,7 +104,7 @@ final class PlanReport {
         return root;
     }
 
-    static void printText(PrintWriter out, Path input, BufferSet buffers, String name, Placer.Solution solution) {
+    public static void printText(PrintWriter out, Path input, BufferSet buffers, String name, Placer.Solution solution) {
         long arena = buffers.arenaBytes(solution.offsets());
         long bound = buffers.lowerBound();
         out.printf("%s: planner %s, %d buffers, arena %d bytes, lower bound %d, gap %s%s%n", input, name,

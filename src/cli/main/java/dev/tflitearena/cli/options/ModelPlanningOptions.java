@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.graph.tflite.InvalidModelException;
@@ -27,7 +27,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** How 'plan' and 'fit' plan a model, a graph JSON or a buffer set: the planner or --plan, and the graph's rules. */
-final class ModelPlanningOptions {
+public final class ModelPlanningOptions {
     static final String PLANNER = "--planner";
 
     @Option(names = PLANNER, defaultValue = "tflite", paramLabel = "NAME",
@@ -35,27 +35,27 @@ final class ModelPlanningOptions {
                     + "greedy-by-breadth, best-of, optimal (default: ${DEFAULT-VALUE}; tflm-greedy with plan --for tflm). "
                     + "tflm-greedy keeps the offline offsets of a model's OfflineMemoryAllocation metadata or a "
                     + "CSV's offline column.")
-    String planner;
+    public String planner;
 
     @Mixin
-    TimeLimitOption timeLimit;
+    public TimeLimitOption timeLimit;
 
     @Mixin
-    PlanFileOption planFile;
+    public PlanFileOption planFile;
 
     @Mixin
-    GraphOptions graph;
+    public GraphOptions graph;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
     /** Whether --planner was given, rather than left to its default. */
-    boolean plannerNamed() {
+    public boolean plannerNamed() {
         return spec.commandLine().getParseResult().hasMatchedOption(PLANNER);
     }
 
     /** A buffer set has no ops, graph inputs or tensors to place: refuses --plan, --order and --release-inputs. */
-    void refuseForBuffers(Path input) {
+    public void refuseForBuffers(Path input) {
         if (planFile.given()) {
             throw new IllegalArgumentException("--plan places a model's tensors; " + input + " is a bare buffer set");
         }
@@ -65,12 +65,12 @@ final class ModelPlanningOptions {
         graph.releaseInputs.refuseForBuffers();
     }
 
-    OrderedGraph read(Path input) throws IOException {
+    public OrderedGraph read(Path input) throws IOException {
         return graph.read(input);
     }
 
     /** The plan of --plan, else the planner of --planner for the model or graph JSON {@code input}. */
-    Planner planner(Path input) throws IOException {
+    public Planner planner(Path input) throws IOException {
         return planFile.given() ? planFile.read() : strategy(input);
     }
 

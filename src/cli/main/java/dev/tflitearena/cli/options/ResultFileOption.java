@@ -1,5 +1,6 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
+import dev.tflitearena.cli.output.WritablePath;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -9,28 +10,28 @@ import java.nio.file.Path;
 import java.util.function.Consumer;
 
 /** {@code -o}/{@code --out FILE}: a file the command's result goes to instead of standard output. */
-final class ResultFileOption {
+public final class ResultFileOption {
     @Option(names = {"-o", "--out", "--output"}, paramLabel = "FILE",
             description = "Write the result to FILE instead of standard output.")
-    Path file;
+    public Path file;
 
     @Spec(Spec.Target.MIXEE)
     CommandSpec spec;
 
     /** Refuses a FILE that cannot be written, before the command does its work. */
-    void check() {
+    public void check() {
         if (file != null) {
             WritablePath.checkFile(file);
         }
     }
 
     /** Writes {@code result} to FILE, or prints it. */
-    void write(String result) {
+    public void write(String result) {
         write(result, out -> { });
     }
 
     /** Writes {@code result} to FILE and then prints what {@code written} says of it, or prints the result. */
-    void write(String result, Consumer<PrintWriter> written) {
+    public void write(String result, Consumer<PrintWriter> written) {
         PrintWriter out = spec.commandLine().getOut();
         if (file == null) {
             out.print(result);

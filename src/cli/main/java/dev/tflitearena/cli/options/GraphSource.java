@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeInterpreter;
@@ -18,9 +18,9 @@ import java.util.Locale;
  * Reads a graph from the project's graph JSON, or from a model through the native interpreter. A release
  * the settings ask for replaces the one the JSON names.
  */
-final class GraphSource {
+public final class GraphSource {
     /** What an input file holds, told by its extension alone: a file is never read as what it may not be. */
-    enum Kind {
+    public enum Kind {
         MODEL(".tflite", "a TFLite model"),
         GRAPH_JSON(".json", "graph JSON"),
         BUFFER_CSV(".csv", "a MiniMalloc buffer set");
@@ -34,7 +34,7 @@ final class GraphSource {
         }
 
         /** The kind of the file among those the command reads; refuses another, naming the accepted ones. */
-        static Kind of(Path file, Kind... accepted) {
+        public static Kind of(Path file, Kind... accepted) {
             String name = file.getFileName().toString().toLowerCase(Locale.ROOT);
             return Arrays.stream(accepted).filter(k -> name.endsWith(k.extension)).findFirst().orElseThrow(() -> {
                 List<String> kinds = Arrays.stream(accepted).map(k -> k.extension + " (" + k.what + ")").toList();
@@ -62,7 +62,7 @@ final class GraphSource {
         }
     }
 
-    static Graph read(Path file, InterpreterSettings settings) throws IOException {
+    public static Graph read(Path file, InterpreterSettings settings) throws IOException {
         if (Kind.of(file, Kind.MODEL, Kind.GRAPH_JSON) == Kind.GRAPH_JSON) {
             Graph graph = GraphJson.read(file);
             return settings.release() == null ? graph : graph.withRelease(settings.release());

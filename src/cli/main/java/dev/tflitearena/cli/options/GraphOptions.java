@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.plan.order.MemoryOrder;
@@ -9,17 +9,17 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /** How a model or graph JSON becomes the graph a command plans: the interpreter it is read through, and the rules. */
-final class GraphOptions {
+public final class GraphOptions {
     @Mixin
-    OrderOption order;
+    public OrderOption order;
 
     @Mixin
-    NativeOptions nativeOptions;
+    public NativeOptions nativeOptions;
 
     @Mixin
-    ReleaseInputsOption releaseInputs;
+    public ReleaseInputsOption releaseInputs;
 
-    OrderedGraph read(Path input) throws IOException {
+    public OrderedGraph read(Path input) throws IOException {
         Graph read = releaseInputs.apply(GraphSource.read(input, nativeOptions.settings()));
         if (order.value() != Order.MEMORY) {
             return new OrderedGraph(read, null);

@@ -1,20 +1,20 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.options;
 
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
 
 /** {@code --time-limit} of the commands that may run the exact search ('optimal') on a model's plan. */
-final class TimeLimitOption {
+public final class TimeLimitOption {
     @Option(names = "--time-limit", defaultValue = "10", paramLabel = "SECONDS", description = "How long 'optimal' "
             + "may search, per subgraph (default: ${DEFAULT-VALUE}).")
-    double seconds;
+    public double seconds;
 
-    Duration duration() {
+    public Duration duration() {
         return duration(seconds);
     }
 
-    static Duration duration(double seconds) {
+    public static Duration duration(double seconds) {
         return Duration.ofMillis(Math.round(seconds * 1000));
     }
 }

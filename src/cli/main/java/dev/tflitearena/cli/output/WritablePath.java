@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +18,7 @@ public final class WritablePath {
     }
 
     /** A file the command will write: its directory must exist and let it be written. */
-    static void checkFile(Path file) {
+    public static void checkFile(Path file) {
         if (Files.isDirectory(file)) {
             throw refused(file, "it is a directory");
         }
@@ -58,7 +58,7 @@ public final class WritablePath {
     }
 
     /** "cannot write FILE: why", for a write that failed. */
-    static UncheckedIOException failure(Path file, IOException e) {
+    public static UncheckedIOException failure(Path file, IOException e) {
         String why = reason(e);
         if (e instanceof NoSuchFileException && !Files.isDirectory(directoryOf(file))) {
             why = "no such directory " + directoryOf(file);
@@ -70,7 +70,7 @@ public final class WritablePath {
      * Why a file operation failed, in words: "permission denied" where java.nio gives only the path, else
      * the system's reason.
      */
-    static String reason(IOException e) {
+    public static String reason(IOException e) {
         if (e instanceof AccessDeniedException) {
             return "permission denied";
         }

@@ -1,4 +1,4 @@
-package dev.tflitearena.cli;
+package dev.tflitearena.cli.output;
 
 import dev.tflitearena.progress.Progress;
 
@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * as in a log, a line per step, and while only a count moves, a line at most every {@link #LINE_EVERY}.
  */
 public final class ProgressDisplay implements Progress, AutoCloseable {
-    enum Mode {
+    public enum Mode {
         /** nothing shown: {@code --quiet} */
         OFF,
         /** a line per step */
@@ -50,7 +50,7 @@ public final class ProgressDisplay implements Progress, AutoCloseable {
     private boolean drawn;
     private boolean closed;
 
-    ProgressDisplay(PrintWriter err, String command, Mode mode) {
+    public ProgressDisplay(PrintWriter err, String command, Mode mode) {
         this.err = err;
         this.command = command;
         this.mode = mode;
@@ -72,7 +72,7 @@ public final class ProgressDisplay implements Progress, AutoCloseable {
      * standard input and output: the bar belongs on a terminal even when the result goes to a file, and a command's
      * child JVM (see {@code Supervisor}) inherits the terminal as its standard error while its output is a pipe.
      */
-    static boolean stderrIsTerminal() {
+    public static boolean stderrIsTerminal() {
         if ("dumb".equals(System.getenv("TERM"))) {
             return false;
         }
