@@ -57,7 +57,7 @@ public record RestSplit(long buildBytes, long allocateBytes, long arenaBytes, lo
                      ? XnnpackWeightsCache.create() : null) {
             InterpreterSettings settings = cache == null ? options.settings()
                     : options.settings().withSharedWeightsCache(cache);
-            SharedConstants shared = options.shareConstants() ? prove(model, settings) : null;
+            SharedConstants shared = options.shareConstants() ? shareable(model, settings) : null;
             try (NativeInterpreter first = ready(model, settings, shared)) {
                 MemoryProfile.settle();
                 long start = heap();
@@ -90,18 +90,14 @@ public record RestSplit(long buildBytes, long allocateBytes, long arenaBytes, lo
         }
     }
 
-    private static SharedConstants prove(NativeModel model, InterpreterSettings settings) {
-        try (NativeInterpreter first = NativeInterpreter.build(model, settings);
-             NativeInterpreter second = NativeInterpreter.build(model, settings)) {
-            first.allocateTensors();
-            second.allocateTensors();
-            SharedConstants shared = ConstantProof.prove(first, second);
-            if (shared.isEmpty()) {
-                shared.close();
-                return null;
-            }
-            return shared;
+    /** The region sessions would share, or null when there is nothing to share. */
+    private static SharedConstants shareable(NativeModel model, InterpreterSettings settings) {
+        SharedConstants shared = ConstantProof.prove(model, settings);
+        if (shared.isEmpty()) {
+            shared.close();
+            return null;
         }
+        return shared;
     }
 
     /** An interpreter as a session's is once built: allocated, invoked, pointing into the region. */

@@ -17,6 +17,7 @@ public final class HeapCensus {
     /** The categories, in native/heap_census.cc's order, by the names memory's JSON gives them. */
     private static final String[] CATEGORIES = {"tensor_array", "tensor_shapes", "quantization", "sparsity",
             "dynamic_tensor_data", "node_array", "node_lists", "builtin_data"};
+    private static final int SPARSITY = 3;
 
     private HeapCensus() {
     }
@@ -35,7 +36,7 @@ public final class HeapCensus {
             }
         }
         // What the interpreter reaches but shares is not its own.
-        sums[3] -= interpreter.sharedSparsityBytes();
+        sums[SPARSITY] -= interpreter.sharedSparsityBytes();
         Map<String, Long> census = new LinkedHashMap<>();
         for (int c = 0; c < sums.length; c++) {
             census.put(CATEGORIES[c], sums[c]);

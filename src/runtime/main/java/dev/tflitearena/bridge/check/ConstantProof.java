@@ -1,6 +1,8 @@
 package dev.tflitearena.bridge.check;
 
+import dev.tflitearena.bridge.InterpreterSettings;
 import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.bridge.handover.JavaArena;
 import dev.tflitearena.bridge.sharing.ConstantDerived;
 import dev.tflitearena.bridge.sharing.SharedConstants;
@@ -24,6 +26,16 @@ import java.util.TreeMap;
  */
 public final class ConstantProof {
     private ConstantProof() {
+    }
+
+    /** The proof on two interpreters of {@code model} that TFLite allocates in {@code settings}, closed after. */
+    public static SharedConstants prove(NativeModel model, InterpreterSettings settings) {
+        try (NativeInterpreter first = NativeInterpreter.build(model, settings);
+             NativeInterpreter second = NativeInterpreter.build(model, settings)) {
+            first.allocateTensors();
+            second.allocateTensors();
+            return prove(first, second);
+        }
     }
 
     /**

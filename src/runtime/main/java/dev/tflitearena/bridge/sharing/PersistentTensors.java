@@ -55,6 +55,8 @@ public final class PersistentTensors {
             String whyNot = ConstantDerived.whyNotShared(graph, s);
             Subgraph subgraph = graph.subgraphs().get(s);
             Map<Integer, String> state = stateTensors(subgraph);
+            Set<Integer> controlFlow = ConstantDerived.controlFlowTensors(subgraph);
+            Map<Integer, String> producers = producers(subgraph);
             for (Tensor t : subgraph.tensors()) {
                 if (t.allocation() != Allocation.ARENA_RW_PERSISTENT || t.bytes() == 0 || inRegion.contains(t.index())) {
                     continue;
@@ -74,12 +76,12 @@ public final class PersistentTensors {
                     kind = sharing ? Kind.UNEXPLAINED : Kind.SHAREABLE;
                     why = candidates.get(t.index()) + (sharing ? ", yet not in the region" : ", sessions share it"
                             + " unless told not to");
-                } else if (ConstantDerived.controlFlowTensors(subgraph).contains(t.index())) {
+                } else if (controlFlow.contains(t.index())) {
                     kind = Kind.NOT_SHARED;
                     why = "an operand of a control-flow node, copied to and from the subgraphs it calls";
                 } else {
                     kind = Kind.UNEXPLAINED;
-                    why = "made persistent by " + producers(subgraph).getOrDefault(t.index(), "no node")
+                    why = "made persistent by " + producers.getOrDefault(t.index(), "no node")
                             + ", which no rule names";
                 }
                 owned.add(new Owned(s, t.index(), t.name(), t.bytes(), kind, why));

@@ -91,15 +91,6 @@ class SharedConstantsTest {
         return interpreter;
     }
 
-    private static SharedConstants prove(NativeModel model, InterpreterSettings settings) {
-        try (NativeInterpreter first = NativeInterpreter.build(model, settings);
-             NativeInterpreter second = NativeInterpreter.build(model, settings)) {
-            first.allocateTensors();
-            second.allocateTensors();
-            return ConstantProof.prove(first, second);
-        }
-    }
-
     static byte[][] outputs(NativeInterpreter interpreter) {
         byte[][] outputs = new byte[interpreter.outputCount()][];
         for (int o = 0; o < outputs.length; o++) {
@@ -113,7 +104,7 @@ class SharedConstantsTest {
     void everyPersistentTensorButTheVariablesIsNamedByARuleAndProvedShared(Case c) {
         try (NativeModel model = c.load();
              NativeInterpreter probe = invokedOnce(model, c.settings(), 1);
-             SharedConstants shared = prove(model, c.settings())) {
+             SharedConstants shared = ConstantProof.prove(model, c.settings())) {
             List<Tensor> persistent = probe.snapshot().subgraphs().get(0).tensors().stream()
                     .filter(t -> t.allocation() == Allocation.ARENA_RW_PERSISTENT).toList();
             Map<String, Long> byRule = shared.entries().stream().collect(Collectors.groupingBy(
@@ -133,7 +124,7 @@ class SharedConstantsTest {
     @Test
     void withOneThreadConv2dKeepsNoTransposedFilter() {
         try (NativeModel model = NativeModel.load(MODEL);
-             SharedConstants shared = prove(model, new InterpreterSettings(false, false, 1, null))) {
+             SharedConstants shared = ConstantProof.prove(model, new InterpreterSettings(false, false, 1, null))) {
             assertTrue(shared.entries().stream().noneMatch(e -> e.rule().equals(ConstantDerived.CONV_HWCN)));
             assertEquals(74, shared.entries().size());
         }
@@ -144,7 +135,7 @@ class SharedConstantsTest {
     void sharingInterpretersGiveTheUnsharedOutputsAndNeverWriteTheRegion(Case c, boolean javaPlan) {
         try (NativeModel model = c.load();
              NativeInterpreter reference = invokedOnce(model, c.settings(), 1);
-             SharedConstants shared = prove(model, c.settings())) {
+             SharedConstants shared = ConstantProof.prove(model, c.settings())) {
             byte[] filled = shared.copyOfRegion();
             Graph graph = shared.withoutSharedTensors(reference.snapshot());
             Plan plan = new TflitePlanner().plan(graph);
@@ -195,7 +186,7 @@ class SharedConstantsTest {
         try (NativeModel model = NativeModel.load(MODEL);
              NativeInterpreter reference = invokedOnce(model, InterpreterSettings.DEFAULT, 3)) {
             byte[][] expected = outputs(reference);
-            SharedConstants shared = prove(model, InterpreterSettings.DEFAULT);
+            SharedConstants shared = ConstantProof.prove(model, InterpreterSettings.DEFAULT);
             NativeInterpreter interpreter = NativeInterpreter.build(model, InterpreterSettings.DEFAULT);
             interpreter.allocateTensors(null, shared);
             shared.close();
@@ -221,7 +212,7 @@ class SharedConstantsTest {
     @Test
     void aTensorWhoseBytesDifferFromTheRegionIsRefused() {
         try (NativeModel model = NativeModel.load(MODEL);
-             SharedConstants shared = prove(model, InterpreterSettings.DEFAULT);
+             SharedConstants shared = ConstantProof.prove(model, InterpreterSettings.DEFAULT);
              NativeInterpreter interpreter = NativeInterpreter.build(model, InterpreterSettings.DEFAULT)) {
             interpreter.allocateTensors(null, shared);
             SeededInputs.feed(1, interpreter);

@@ -25,15 +25,6 @@ class SharedSparsityTest {
     private static final Path MODEL = TestModels.named("face_detection_full_range_sparse.tflite");
     private static final InterpreterSettings EIGHT_THREADS = new InterpreterSettings(false, false, 8, null);
 
-    private static SharedConstants prove(NativeModel model) {
-        try (NativeInterpreter first = NativeInterpreter.build(model, EIGHT_THREADS);
-             NativeInterpreter second = NativeInterpreter.build(model, EIGHT_THREADS)) {
-            first.allocateTensors();
-            second.allocateTensors();
-            return ConstantProof.prove(first, second);
-        }
-    }
-
     private static NativeInterpreter sharing(NativeModel model, SharedConstants shared) {
         NativeInterpreter interpreter = NativeInterpreter.build(model, EIGHT_THREADS);
         interpreter.allocateTensors(null, shared);
@@ -54,7 +45,7 @@ class SharedSparsityTest {
         try (NativeModel model = NativeModel.load(MODEL);
              NativeInterpreter reference = NativeInterpreter.build(model, EIGHT_THREADS)) {
             reference.allocateTensors();
-            SharedConstants shared = prove(model);
+            SharedConstants shared = ConstantProof.prove(model, EIGHT_THREADS);
             assertFalse(shared.sparsity().isEmpty(), "the model's sparse constants");
             long ownBefore = HeapCensus.of(reference).get("sparsity");
             assertTrue(ownBefore > 500_000, ownBefore + " bytes of sparse indices per interpreter");
