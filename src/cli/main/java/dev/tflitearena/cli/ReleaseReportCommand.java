@@ -20,9 +20,9 @@ import java.util.stream.Stream;
 @Command(name = "release-report", mixinStandardHelpOptions = true,
         description = "Measures every model of a directory on the TFLite release this jar was built with: the "
                 + "cross-check (builtin kernels and XNNPACK, each with and without preserve_all_tensors), the tensor "
-                + "count, both arenas' plans and buffers, and three in-process timings (not JMH): the Java 'tflite' "
-                + "planner, building a native interpreter with AllocateTensors, and one Invoke. Writes the release "
-                + "report JSON that 'releases' collects and 'regress' compares. Exit status 1 when a cross-check "
+                + "count, and both arenas' plans and buffers: figures that are exact, the same on every run. Writes "
+                + "the release report JSON that 'releases' collects and 'regress' compares. Times vary from run to "
+                + "run: 'releases --compare' measures them, two sides interleaved. Exit status 1 when a cross-check "
                 + "finds a difference; a model the release cannot build is recorded with its error.")
 final class ReleaseReportCommand implements Callable<Integer> {
     @Mixin
@@ -39,8 +39,7 @@ final class ReleaseReportCommand implements Callable<Integer> {
         out.check();
         ReleaseReport report;
         try (ProgressDisplay display = progress.open()) {
-            report = new ReleaseMeasurement(measurement.warmup, measurement.runs)
-                    .measure(models(measurement.modelsDirectory), display);
+            report = ReleaseMeasurement.measure(models(measurement.modelsDirectory), display);
         }
         out.write(report.toJson(), written -> written.printf("TFLite %s: %d models, %d identical, %d not built; "
                 + "written to %s%n", report.tfliteLibrary(), report.models().size(),

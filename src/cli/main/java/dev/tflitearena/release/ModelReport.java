@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * One model on one TFLite release: whether the Java 'tflite' plan equals the native one under each
- * interpreter setting, the native plan's sizes (summed over subgraphs) and the timings. A model the release
- * cannot build (a custom op it lacks) has only its {@code error}.
+ * interpreter setting, and the native plan's sizes (summed over subgraphs): figures that are exact, the same on
+ * every run and machine of an architecture. Times vary, and are compared only within one interleaved run
+ * ({@code releases --compare}). A model the release cannot build (a custom op it lacks) has only its {@code error}.
  *
  * @param tensors              tensors of the prepared interpreter, temporaries included
  * @param arenaTensors         tensors in either arena: what the planner places
@@ -13,13 +14,10 @@ import java.util.List;
  * @param persistentBytes      the persistent arena plan's high-water mark
  * @param arenaBufferBytes     the rw buffer the runtime holds (the mark plus the release's padding)
  * @param persistentBufferBytes the persistent buffer the runtime holds
- * @param javaPlanMs           the Java 'tflite' planner on the prepared graph
- * @param nativeSetupMs        building a native interpreter and AllocateTensors: kernel prepare and native plan
- * @param invokeMs             one native Invoke on the native plan
  */
 public record ModelReport(String model, String error, List<CrossCheckResult> crossChecks, int tensors,
                           int arenaTensors, long arenaBytes, long persistentBytes, long arenaBufferBytes,
-                          long persistentBufferBytes, double javaPlanMs, double nativeSetupMs, double invokeMs) {
+                          long persistentBufferBytes) {
 
     /** The cross-check under one interpreter setting: the Java plan against the native one. */
     public record CrossCheckResult(String settings, boolean identical, int mismatches) {
@@ -30,7 +28,7 @@ public record ModelReport(String model, String error, List<CrossCheckResult> cro
     }
 
     public static ModelReport failed(String model, String error) {
-        return new ModelReport(model, error, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        return new ModelReport(model, error, List.of(), 0, 0, 0, 0, 0, 0);
     }
 
     public boolean ok() {

@@ -6,13 +6,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A current release report against a baseline, model by model: what a release engineer's CI refuses. A model
- * regresses when either arena grows by more than the arena limit, when one invoke takes longer by more than
- * the latency limit, or when the current report lacks it or could not build it.
+ * What a release engineer's CI refuses. Against a baseline report, model by model, on exact figures only: an
+ * arena that grows by more than the arena limit, a cross-check that finds a difference the baseline did not, a
+ * model the current report lacks or could not build. Times are never compared across runs: an interleaved
+ * comparison gates on its intervals ({@code compare.ComparisonRegressions}).
  */
 public final class Regression {
-    private static final String BYTES = "%,.0f bytes";
-    private static final String MILLIS = "%.2f ms";
+    public static final String BYTES = "%,.0f bytes";
 
     private Regression() {
     }
@@ -25,9 +25,8 @@ public final class Regression {
         }
     }
 
-    /** @param maxArenaGrowth and {@code maxLatencyGrowth} in percent; 0 refuses any growth */
-    public static List<Finding> find(ReleaseReport baseline, ReleaseReport current, double maxArenaGrowth,
-                                     double maxLatencyGrowth) {
+    /** @param maxArenaGrowth in percent; 0 refuses any growth */
+    public static List<Finding> find(ReleaseReport baseline, ReleaseReport current, double maxArenaGrowth) {
         List<Finding> findings = new ArrayList<>();
         for (ModelReport before : baseline.models()) {
             if (!before.ok()) {
@@ -47,13 +46,18 @@ public final class Regression {
                     maxArenaGrowth);
             check(findings, before.model(), "persistent arena", BYTES, before.persistentBytes(),
                     after.persistentBytes(), maxArenaGrowth);
-            check(findings, before.model(), "invoke", MILLIS, before.invokeMs(), after.invokeMs(), maxLatencyGrowth);
+            if (before.identical() && !after.identical()) {
+                findings.add(new Finding(before.model(), "the cross-check finds a difference: " + after.crossChecks()
+                        .stream().filter(c -> !c.identical()).map(c -> c.settings() + ", " + c.mismatches()
+                                + " mismatches").toList()));
+            }
         }
         return findings;
     }
 
-    private static void check(List<Finding> findings, String model, String figure, String format, double before,
-                              double after, double maxGrowth) {
+    /** Adds a finding when {@code figure} grew from {@code before} to {@code after} by more than {@code maxGrowth}%. */
+    public static void check(List<Finding> findings, String model, String figure, String format, double before,
+                             double after, double maxGrowth) {
         Growth growth = new Growth(before, after);
         if (growth.percent() > maxGrowth) {
             findings.add(new Finding(model, String.format(Locale.ROOT, "%s " + format + " -> " + format

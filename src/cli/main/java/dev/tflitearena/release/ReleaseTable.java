@@ -17,28 +17,20 @@ public final class ReleaseTable {
     private ReleaseTable() {
     }
 
-    /** Percentages beyond which a change is listed. */
-    public record Thresholds(double sizePercent, double timePercent) {
-    }
-
-    /** @param reports in release order; each compared with the one before it */
-    public static String markdown(List<ReleaseReport> reports, Thresholds thresholds) {
+    /**
+     * @param reports          in release order; each compared with the one before it
+     * @param thresholdPercent a count or size that changed by more than this is listed
+     */
+    public static String markdown(List<ReleaseReport> reports, double thresholdPercent) {
         StringBuilder out = new StringBuilder();
         if (!reports.isEmpty()) {
-            ReleaseReport.Timing timing = reports.get(0).timing();
-            ReleaseReport.Machine machine = reports.get(0).machine();
             out.append(String.format(Locale.ROOT, "Builtin kernels, no XNNPACK; arenas are the plans' high-water "
-                    + "marks. The last column lists counts and sizes that changed from the previous release by "
-                    + "more than %.1f%%, times by more than %.1f%%. Times: %s; %d warm-up, %d samples; %s, %d "
-                    + "processors, Java %s; highest load average while measuring: %s.%n%n",
-                    thresholds.sizePercent(), thresholds.timePercent(), timing.method(), timing.warmup(),
-                    timing.runs(), machine.arch(), machine.processors(), machine.java(),
-                    String.join(", ", reports.stream().map(r -> String.format(Locale.ROOT, "%s %.1f",
-                            r.tfliteLibrary(), r.machine().maxLoadAverage())).toList())));
+                    + "marks; %s. The last column lists counts and sizes that changed from the previous release by "
+                    + "more than %.1f%%. Times are not here: 'releases --compare A,B' measures them, interleaved.%n%n",
+                    reports.get(0).machine(), thresholdPercent));
         }
-        out.append("| model | TFLite | tensors | arena bytes | persistent bytes | Java plan ms | native set-up ms "
-                + "| invoke ms | cross-check | changed |\n");
-        out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
+        out.append("| model | TFLite | tensors | arena bytes | persistent bytes | cross-check | changed |\n");
+        out.append("| --- | --- | ---: | ---: | ---: | --- | --- |\n");
         for (String model : models(reports)) {
             ModelReport previous = null;
             for (ReleaseReport report : reports) {
@@ -48,31 +40,25 @@ public final class ReleaseTable {
                 }
                 ModelReport m = found.get();
                 if (!m.ok()) {
-                    out.append(String.format("| %s | %s | | | | | | | not built (see %s.json) | |%n", model,
+                    out.append(String.format("| %s | %s | | | | not built (see %s.json) | |%n", model,
                             report.tfliteLibrary(), report.tfliteRelease()));
                     previous = null;
                     continue;
                 }
-                out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %.3f | %.3f | %.1f | %s | %s |%n",
+                out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %s | %s |%n",
                         model, report.tfliteLibrary(), m.tensors(), m.arenaBytes(), m.persistentBytes(),
-                        m.javaPlanMs(), m.nativeSetupMs(), m.invokeMs(), crossCheck(m),
-                        previous == null ? "" : String.join(", ", changes(previous, m, thresholds))));
+                        crossCheck(m), previous == null ? "" : String.join(", ", changes(previous, m, thresholdPercent))));
                 previous = m;
             }
         }
         return out.toString();
     }
 
-    static List<String> changes(ModelReport before, ModelReport after, Thresholds thresholds) {
+    static List<String> changes(ModelReport before, ModelReport after, double thresholdPercent) {
         List<String> changed = new ArrayList<>();
-        double size = thresholds.sizePercent();
-        double time = thresholds.timePercent();
-        add(changed, "tensors", new Growth(before.tensors(), after.tensors()), size);
-        add(changed, "arena", new Growth(before.arenaBytes(), after.arenaBytes()), size);
-        add(changed, "persistent", new Growth(before.persistentBytes(), after.persistentBytes()), size);
-        add(changed, "Java plan", new Growth(before.javaPlanMs(), after.javaPlanMs()), time);
-        add(changed, "set-up", new Growth(before.nativeSetupMs(), after.nativeSetupMs()), time);
-        add(changed, "invoke", new Growth(before.invokeMs(), after.invokeMs()), time);
+        add(changed, "tensors", new Growth(before.tensors(), after.tensors()), thresholdPercent);
+        add(changed, "arena", new Growth(before.arenaBytes(), after.arenaBytes()), thresholdPercent);
+        add(changed, "persistent", new Growth(before.persistentBytes(), after.persistentBytes()), thresholdPercent);
         return changed;
     }
 

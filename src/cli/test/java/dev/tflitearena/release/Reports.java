@@ -10,12 +10,15 @@ final class Reports {
     static ReleaseReport of(String library, ModelReport... models) {
         return new ReleaseReport(ReleaseReport.FORMAT, ReleaseReport.VERSION, library,
                 library.substring(0, library.lastIndexOf('.')), "BuiltinOpResolverWithoutDefaultDelegates",
-                new ReleaseReport.Timing("test", 1, 3), new ReleaseReport.Machine("amd64", 2, "17", 0.5),
-                List.of(models));
+                new ReleaseReport.Machine("amd64", 2, "17"), List.of(models));
     }
 
-    static ModelReport model(String name, long arenaBytes, long persistentBytes, double invokeMs) {
-        return new ModelReport(name, null, List.of(new ModelReport.CrossCheckResult("builtin", true, 0)), 271, 186,
-                arenaBytes, persistentBytes, arenaBytes + 128, persistentBytes + 128, 0.5, 0.2, invokeMs);
+    static ModelReport model(String name, long arenaBytes, long persistentBytes) {
+        return model(name, arenaBytes, persistentBytes, true);
+    }
+
+    static ModelReport model(String name, long arenaBytes, long persistentBytes, boolean identical) {
+        return new ModelReport(name, null, List.of(new ModelReport.CrossCheckResult("builtin", identical,
+                identical ? 0 : 3)), 271, 186, arenaBytes, persistentBytes, arenaBytes + 128, persistentBytes + 128);
     }
 }
