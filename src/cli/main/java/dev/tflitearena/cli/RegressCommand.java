@@ -1,7 +1,10 @@
 package dev.tflitearena.cli;
 
 import dev.tflitearena.release.Regression;
+import dev.tflitearena.release.ReleaseJson;
 import dev.tflitearena.release.ReleaseReport;
+import dev.tflitearena.release.compare.ComparisonRegressions;
+import dev.tflitearena.release.compare.ReleaseComparison;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -14,24 +17,28 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "regress", mixinStandardHelpOptions = true,
-        description = "Compares a release report with a baseline (both written by 'release-report' or "
-                + "'releases'), model by model, and prints what regressed: an arena (rw or persistent) that grew by "
-                + "more than --max-arena-growth, an Invoke slower by more than --max-latency-growth, a model gone "
-                + "or no longer built. Exit status 1 when anything regressed: a gate for CI.")
+        description = {"A gate for CI; exit status 1 when anything regressed.",
+                "With two release reports (BASELINE.json CURRENT.json, from 'release-report' or 'releases'): compares "
+                        + "their exact figures model by model: an arena (rw or persistent) that grew by more than "
+                        + "--max-arena-growth, a cross-check that finds a difference the baseline did not, a model "
+                        + "gone or no longer built.",
+                "With one comparison (COMPARISON.json, from 'releases --compare A,B'): an arena of B's that grew, and "
+                        + "a time whose interval puts B slower than A by more than --max-latency-growth (the "
+                        + "interval's lower end above it), and a model not compared. Times are never compared across "
+                        + "runs: only within one interleaved comparison."})
 final class RegressCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "BASELINE.json")
-    Path baseline;
-
-    @Parameters(index = "1", paramLabel = "CURRENT.json")
-    Path current;
+    @Parameters(arity = "1..2", paramLabel = "FILE",
+            description = "BASELINE.json CURRENT.json (release reports), or COMPARISON.json.")
+    List<Path> files;
 
     @Option(names = "--max-arena-growth", defaultValue = "0", paramLabel = "PERCENT",
             description = "Growth of either arena allowed, in percent (default: ${DEFAULT-VALUE}, any growth "
                     + "regresses).")
     double maxArenaGrowth;
 
-    @Option(names = "--max-latency-growth", defaultValue = "25", paramLabel = "PERCENT",
-            description = "Growth of the median Invoke time allowed, in percent (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--max-latency-growth", defaultValue = "5", paramLabel = "PERCENT",
+            description = "With a comparison: how much slower B may be, in percent; a time regresses when its "
+                    + "interval's lower end exceeds this (default: ${DEFAULT-VALUE}).")
     double maxLatencyGrowth;
 
     @Spec
@@ -39,17 +46,28 @@ final class RegressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ReleaseReport before = ReleaseReport.read(baseline);
-        ReleaseReport after = ReleaseReport.read(current);
-        List<Regression.Finding> findings = Regression.find(before, after, maxArenaGrowth, maxLatencyGrowth);
         PrintWriter stdout = spec.commandLine().getOut();
-        stdout.printf("%s (TFLite %s) -> %s (TFLite %s): %d models compared%n", baseline, before.tfliteLibrary(),
-                current, after.tfliteLibrary(), before.models().stream().filter(m -> m.ok()).count());
-        for (ReleaseReport report : List.of(before, after)) {
-            if (report.machine().busy()) {
-                stdout.printf("warning: TFLite %s was measured on a busy machine (%s): its times are unreliable%n",
-                        report.tfliteLibrary(), report.machine());
+        List<Regression.Finding> findings;
+        if (files.size() == 1) {
+            ReleaseComparison comparison = ReleaseComparison.read(files.get(0));
+            findings = ComparisonRegressions.find(comparison, maxArenaGrowth, maxLatencyGrowth);
+            stdout.printf("%s: %s (TFLite %s) -> %s (TFLite %s), %d rounds interleaved: %d models compared%n",
+                    files.get(0), comparison.a().label(), comparison.a().tfliteLibrary(), comparison.b().label(),
+                    comparison.b().tfliteLibrary(), comparison.rounds(),
+                    comparison.comparisons().stream().map(ReleaseComparison.Comparison::model).distinct().count());
+        } else {
+            for (Path file : files) {
+                if (ReleaseComparison.FORMAT.equals(ReleaseJson.format(file))) {
+                    throw new IllegalArgumentException(file + " is a comparison: give it alone, not beside another "
+                            + "file");
+                }
             }
+            ReleaseReport before = ReleaseReport.read(files.get(0));
+            ReleaseReport after = ReleaseReport.read(files.get(1));
+            findings = Regression.find(before, after, maxArenaGrowth);
+            stdout.printf("%s (TFLite %s) -> %s (TFLite %s): %d models compared, exact figures only%n", files.get(0),
+                    before.tfliteLibrary(), files.get(1), after.tfliteLibrary(),
+                    before.models().stream().filter(m -> m.ok()).count());
         }
         findings.forEach(f -> stdout.println("REGRESSED " + f));
         stdout.println(findings.isEmpty() ? "no regression" : findings.size() + " regression"

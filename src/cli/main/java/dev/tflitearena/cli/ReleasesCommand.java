@@ -2,12 +2,19 @@ package dev.tflitearena.cli;
 
 import dev.tflitearena.cli.options.MeasurementOptions;
 import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.cli.options.RoundOptions;
 import dev.tflitearena.cli.output.ProgressDisplay;
 import dev.tflitearena.cli.output.WritablePath;
 import dev.tflitearena.graph.TfliteRelease;
 import dev.tflitearena.progress.ProgressCounter;
 import dev.tflitearena.release.ReleaseReport;
 import dev.tflitearena.release.ReleaseTable;
+import dev.tflitearena.release.compare.ComparisonPage;
+import dev.tflitearena.release.compare.ComparisonTable;
+import dev.tflitearena.release.compare.InterleavedAnalysis;
+import dev.tflitearena.release.compare.Metric;
+import dev.tflitearena.release.compare.PairedRatio;
+import dev.tflitearena.release.compare.ReleaseComparison;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,11 +31,18 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "releases", mixinStandardHelpOptions = true,
-        description = "Runs 'release-report' on every TFLite release, each in its own JVM: builds the jar of each "
+        description = {"Runs 'release-report' on every TFLite release, each in its own JVM: builds the jar of each "
                 + "release with its Maven profile (mvn -P tflite-X.Y package, into target/tflite-X.Y), runs it, and "
                 + "writes DIR/X.Y.json per release and DIR/releases.md, the table of all of them, which it also "
                 + "prints. Run it from the project's directory, with mvn on the PATH. Exit status 1 when a "
-                + "cross-check finds a difference on some release.")
+                + "cross-check finds a difference on some release.",
+                "",
+                "With --compare A,B: times two releases (or two jars) interleaved instead, round after round, each "
+                + "round a fresh JVM per side in the order A B, B A, A B ..., and gives per model and metric the "
+                + "ratio B/A with a confidence interval and a verdict (slower, faster, no change detected); the same "
+                + "per op type, with the nodes behind an op that changed; and the tensors whose place in TFLite's "
+                + "plan moved. Writes DIR/compare-A-B/comparison.json, comparison.md and comparison.html, and the "
+                + "rounds' files; 'regress' gates on comparison.json."})
 final class ReleasesCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "target/releases", paramLabel = "DIR",
             description = "Where the reports and the table go (default: ${DEFAULT-VALUE}).")
@@ -43,16 +57,39 @@ final class ReleasesCommand implements Callable<Integer> {
                     + "previous release by more than this (default: ${DEFAULT-VALUE}, any change).")
     double sizeThreshold;
 
-    @Option(names = "--time-threshold", defaultValue = "25", paramLabel = "PERCENT",
-            description = "List a time in the table's last column when it changed from the previous release by "
-                    + "more than this (default: ${DEFAULT-VALUE}).")
-    double timeThreshold;
-
     @Option(names = "--no-build", description = "Use the jars already in target/tflite-X.Y.")
     boolean noBuild;
 
+    @Option(names = "--compare", split = ",", paramLabel = "A,B",
+            description = "Compare two sides interleaved instead: each a release (X.Y, its jar built with its "
+                    + "profile) or a jar file.")
+    List<String> compare;
+
+    @Option(names = "--rounds", defaultValue = "16", paramLabel = "N",
+            description = "With --compare: rounds, each timing every model once per side (default: "
+                    + "${DEFAULT-VALUE}; at least enough for an interval over the models at --confidence).")
+    int rounds;
+
+
+    @Option(names = "--models-b", paramLabel = "DIR",
+            description = "With --compare: side B's models, matched to side A's by file name (default: --models-dir). "
+                    + "'slowed-models' makes such a directory, to validate the comparison end to end.")
+    Path modelsB;
+
+    @Option(names = "--confidence", defaultValue = "95", paramLabel = "PERCENT",
+            description = "With --compare: the confidence of each family of intervals, one metric over the models or "
+                    + "one model's op types, which hold together (default: ${DEFAULT-VALUE}).")
+    double confidence;
+
+    @Option(names = "--json", description = "With --compare: print comparison.json instead of its table.")
+    boolean json;
+
     @Mixin
     MeasurementOptions measurement;
+
+    /** With --compare: how each round times a model. */
+    @Mixin
+    RoundOptions round;
 
     @Mixin
     ProgressOptions progress;
@@ -62,11 +99,13 @@ final class ReleasesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!Files.isRegularFile(Path.of("pom.xml"))) {
-            throw new IllegalArgumentException("run 'releases' from the project's directory: it builds each "
-                    + "release's jar with mvn -P tflite-X.Y");
-        }
         WritablePath.checkDirectory(out);
+        if (compare != null) {
+            return compare();
+        }
+        if (!noBuild) {
+            checkProjectDirectory();
+        }
         Files.createDirectories(out);
         List<ReleaseReport> reports = new ArrayList<>();
         boolean differs = false;
@@ -75,19 +114,16 @@ final class ReleasesCommand implements Callable<Integer> {
             ProgressCounter steps = new ProgressCounter(display, (noBuild ? 1L : 2L) * releases.size());
             for (String version : releases) {
                 TfliteRelease release = TfliteRelease.of(version);
-                Path jar = Path.of("target", "tflite-" + release.version(), "tflite-arena.jar");
+                Path jar = InterleavedRun.releaseJar(release);
                 if (!noBuild) {
                     steps.next("building TFLite " + release + ": " + jar);
-                    // The command line's module and those it needs; the tests are compiled (for the modules'
-                    // test jars) but not run.
-                    run("mvn", "-q", "-B", "-P", "tflite-" + release.version(), "package", "-DskipTests",
-                            "-DskipModelFetch", "-pl", "src/cli", "-am");
+                    build(release);
                 }
                 Path report = out.resolve(release.version() + ".json");
                 steps.next("measuring TFLite " + release + ": " + report);
-                List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString(), "release-report",
+                List<String> command = new ArrayList<>(List.of(InterleavedRun.java(), "-jar", jar.toString(), "release-report",
                         "--out", report.toString()));
-                command.addAll(measurement.asArguments());
+                command.addAll(List.of("--models-dir", measurement.modelsDirectory.toString()));
                 if (progress.quiet()) {
                     command.add(ProgressOptions.QUIET);
                 }
@@ -96,7 +132,7 @@ final class ReleasesCommand implements Callable<Integer> {
                 reports.add(ReleaseReport.read(report));
             }
         }
-        String table = ReleaseTable.markdown(reports, new ReleaseTable.Thresholds(sizeThreshold, timeThreshold));
+        String table = ReleaseTable.markdown(reports, sizeThreshold);
         WritablePath.write(out.resolve("releases.md"), table);
         PrintWriter stdout = spec.commandLine().getOut();
         stdout.println();
@@ -104,6 +140,91 @@ final class ReleasesCommand implements Callable<Integer> {
         stdout.println("\nWritten to " + out);
         stdout.flush();
         return differs ? CompareCommand.EXIT_DIFFERENT : 0;
+    }
+
+    private int compare() throws Exception {
+        if (compare.size() != 2) {
+            throw new IllegalArgumentException("--compare takes two sides, A,B; got " + compare.size());
+        }
+        if (!(confidence > 0 && confidence < 100)) {
+            throw new IllegalArgumentException("--confidence must be between 0 and 100, got " + confidence);
+        }
+        List<Path> models = ReleaseReportCommand.models(measurement.modelsDirectory);
+        Path bModels = modelsB == null ? measurement.modelsDirectory : modelsB;
+        ReleaseReportCommand.models(bModels);
+        int needed = PairedRatio.minimumRounds(InterleavedAnalysis.each(confidence / 100, models.size()));
+        if (rounds < needed) {
+            throw new IllegalArgumentException("--rounds " + rounds + " is too few: intervals at " + confidence
+                    + "% over " + models.size() + " models need at least " + needed + " rounds");
+        }
+        round.metrics.forEach(Metric::of);
+        List<InterleavedRun.Side> sides = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            String given = compare.get(i).strip();
+            Path sideModels = i == 0 ? measurement.modelsDirectory : bModels;
+            if (given.endsWith(".jar")) {
+                if (!Files.isRegularFile(Path.of(given))) {
+                    throw new IllegalArgumentException(given + ": no such jar");
+                }
+                sides.add(new InterleavedRun.Side(given, Path.of(given), sideModels));
+            } else {
+                TfliteRelease release = TfliteRelease.of(given);
+                sides.add(new InterleavedRun.Side(release.version(), InterleavedRun.releaseJar(release), sideModels));
+            }
+        }
+        Path directory = out.resolve("compare-" + name(compare.get(0)) + "-" + name(compare.get(1)));
+        WritablePath.checkDirectory(directory);
+        for (InterleavedRun.Side side : sides) {
+            if (noBuild && !Files.isRegularFile(side.jar())) {
+                throw new IllegalArgumentException(side.jar() + ": no such jar (--no-build uses the jars already "
+                        + "built)");
+            }
+        }
+        PrintWriter stdout = spec.commandLine().getOut();
+        ReleaseComparison comparison;
+        try (ProgressDisplay display = progress.openAsLines()) {
+            if (!noBuild && compare.stream().anyMatch(s -> !s.strip().endsWith(".jar"))) {
+                checkProjectDirectory();
+                for (String version : compare.stream().filter(s -> !s.strip().endsWith(".jar"))
+                        .map(s -> TfliteRelease.of(s).version()).distinct().toList()) {
+                    display.step("building TFLite " + version + ": " + InterleavedRun.releaseJar(TfliteRelease.of(version)));
+                    build(TfliteRelease.of(version));
+                }
+            }
+            comparison = new InterleavedRun(sides.get(0), sides.get(1), directory.resolve("rounds"), round.asArguments())
+                    .run(rounds, confidence / 100, display);
+        }
+        String table = ComparisonTable.markdown(comparison);
+        WritablePath.write(directory.resolve("comparison.json"), comparison.toJson());
+        WritablePath.write(directory.resolve("comparison.md"), table);
+        WritablePath.write(directory.resolve("comparison.html"), ComparisonPage.html(comparison));
+        if (json) {
+            stdout.print(comparison.toJson());
+        } else {
+            stdout.print(table);
+            stdout.println("\nWritten to " + directory + ": comparison.json, comparison.md, comparison.html");
+        }
+        stdout.flush();
+        return 0;
+    }
+
+    /** A side's name in a directory's name: the release, or the jar's file name without ".jar". */
+    private static String name(String side) {
+        String file = Path.of(side.strip()).getFileName().toString();
+        return file.endsWith(".jar") ? file.substring(0, file.length() - 4) : file;
+    }
+
+    private void checkProjectDirectory() {
+        if (!Files.isRegularFile(Path.of("pom.xml"))) {
+            throw new IllegalArgumentException("run 'releases' from the project's directory: it builds each "
+                    + "release's jar with mvn -P tflite-X.Y (--no-build uses the jars already built)");
+        }
+    }
+
+    /** Builds a release's jar: the command line's module and those it needs, tests compiled but not run. */
+    private static void build(TfliteRelease release) throws IOException, InterruptedException {
+        run("mvn", "-q", "-B", "-P", "tflite-" + release.version(), "package", "-DskipTests", "-DskipModelFetch",
+                "-pl", "src/cli", "-am");
     }
 
     /** Runs a command with this one's output; fails unless it exits 0, or 1 (a difference found). */
@@ -115,7 +236,4 @@ final class ReleasesCommand implements Callable<Integer> {
         return status;
     }
 
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
 }

@@ -26,7 +26,7 @@ public record RunProfile(List<Node> nodes, long dropped) {
     }
 
     /** Decodes what {@link dev.tflitearena.nativelayer.OpProfiler#events()} gives. */
-    static RunProfile of(Object[] events) {
+    public static RunProfile of(Object[] events) {
         long[] numbers = (long[]) events[0];
         String[] ops = (String[]) events[1];
         List<Node> nodes = new ArrayList<>(ops.length);

@@ -1,15 +1,18 @@
-package dev.tflitearena.release;
+package dev.tflitearena.release.compare;
 
 import java.util.Arrays;
 
 /**
- * A simple in-process timing, not a JMH benchmark: the action runs {@code warmup} times unmeasured, so that
- * the JIT and the caches settle; then {@code runs} samples are taken with the wall clock and the median kept,
- * as it ignores the odd pause of the collector or of another process. An action faster than
- * {@link #MIN_SAMPLE_NANOS} is repeated within each sample, and the sample is the time per run, since a
- * single sub-millisecond run is mostly clock and scheduling noise.
+ * An in-process timing, not a JMH benchmark: {@code warmup} samples run unmeasured, so that the JIT and the
+ * caches settle; then {@code samples} are taken with the wall clock. An action faster than
+ * {@link #MIN_SAMPLE_NANOS} is repeated within each sample, and the sample is the time per run, since a single
+ * sub-millisecond run is mostly clock and scheduling noise.
+ *
+ * <p>A round keeps its fastest sample. Another process on the machine only ever adds time, and on two shared
+ * cores it does so often and by a lot (a third of an invoke, seen here); the fastest sample is the one it
+ * disturbed least, while a median of five still moves whenever three are hit.
  */
-final class MedianTime {
+final class SampleTime {
     static final long MIN_SAMPLE_NANOS = 20_000_000;
 
     /** Something timed; it may throw, which ends the measurement. */
@@ -18,27 +21,37 @@ final class MedianTime {
         void run() throws Exception;
     }
 
-    private MedianTime() {
+    private SampleTime() {
     }
 
-    static double millis(int warmup, int runs, Action action) throws Exception {
+    /** The fastest sample's time of one run of {@code action}, in milliseconds. */
+    static double fastestMillis(int warmup, int samples, Action action) throws Exception {
+        // Warm-up samples as long as measured ones, since a few single runs of a sub-millisecond action leave the
+        // JIT where a fresh JVM started; the last one says how many runs make a sample.
+        long repeats = 0;
         for (int i = 0; i < warmup; i++) {
-            action.run();
+            repeats = 0;
+            long start = System.nanoTime();
+            do {
+                action.run();
+                repeats++;
+            } while (System.nanoTime() - start < MIN_SAMPLE_NANOS);
         }
-        long start = System.nanoTime();
-        action.run();
-        long once = Math.max(1, System.nanoTime() - start);
-        long repeats = Math.max(1, (MIN_SAMPLE_NANOS + once - 1) / once);
-        double[] times = new double[runs];
-        for (int i = 0; i < runs; i++) {
-            start = System.nanoTime();
+        if (repeats == 0) {
+            long start = System.nanoTime();
+            action.run();
+            long once = Math.max(1, System.nanoTime() - start);
+            repeats = Math.max(1, (MIN_SAMPLE_NANOS + once - 1) / once);
+        }
+        double fastest = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < samples; i++) {
+            long start = System.nanoTime();
             for (long r = 0; r < repeats; r++) {
                 action.run();
             }
-            times[i] = (System.nanoTime() - start) / 1e6 / repeats;
+            fastest = Math.min(fastest, (System.nanoTime() - start) / 1e6 / repeats);
         }
-        // Microseconds are the most a wall clock shared with other processes can say.
-        return Math.round(median(times) * 1000) / 1000.0;
+        return fastest;
     }
 
     static double median(double[] values) {
@@ -46,5 +59,9 @@ final class MedianTime {
         Arrays.sort(sorted);
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    static double fastest(double[] values) {
+        return Arrays.stream(values).min().orElseThrow();
     }
 }

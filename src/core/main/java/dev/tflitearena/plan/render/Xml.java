@@ -1,11 +1,11 @@
 package dev.tflitearena.plan.render;
 
 /** Text made safe for XML content and attribute values; tensor names come from models and may hold anything. */
-final class Xml {
+public final class Xml {
     private Xml() {
     }
 
-    static String escape(String text) {
+    public static String escape(String text) {
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

@@ -1,0 +1,97 @@
+package dev.tflitearena.cli;
+
+import dev.tflitearena.cli.options.ProgressOptions;
+import dev.tflitearena.graph.TfliteRelease;
+import dev.tflitearena.progress.ProgressCounter;
+import dev.tflitearena.progress.Progress;
+import dev.tflitearena.release.compare.InterleavedAnalysis;
+import dev.tflitearena.release.compare.ReleaseComparison;
+import dev.tflitearena.release.compare.RoundReport;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The rounds of {@code releases --compare}: side A's and side B's measuring JVMs one after the other, A B B A
+ * A B ..., so that a drift of the machine's speed during the run falls on both sides alike; each round a fresh
+ * JVM per side, so that one JVM's luck (its heap's layout, where its arenas landed) is one round's, not the side's.
+ */
+final class InterleavedRun {
+    /** One side: a release's jar or a jar given, and the models it times. */
+    record Side(String label, Path jar, Path models) {
+    }
+
+    private final Side a;
+    private final Side b;
+    private final Path roundsDirectory;
+    private final List<String> roundArguments;
+
+    /**
+     * @param roundArguments what every {@code release-round} gets besides its models, plans and output
+     */
+    InterleavedRun(Side a, Side b, Path roundsDirectory, List<String> roundArguments) {
+        this.a = a;
+        this.b = b;
+        this.roundsDirectory = roundsDirectory;
+        this.roundArguments = List.copyOf(roundArguments);
+    }
+
+    /** Runs the rounds, each a step of {@code progress}, and compares them. */
+    ReleaseComparison run(int rounds, double confidence, Progress progress) throws IOException, InterruptedException {
+        Files.createDirectories(roundsDirectory);
+        List<RoundReport> aRounds = new ArrayList<>();
+        List<RoundReport> bRounds = new ArrayList<>();
+        List<String> order = new ArrayList<>();
+        ProgressCounter steps = new ProgressCounter(progress, 2L * rounds);
+        for (int r = 0; r < rounds; r++) {
+            boolean aFirst = r % 2 == 0;
+            for (boolean sideA : aFirst ? new boolean[]{true, false} : new boolean[]{false, true}) {
+                Side side = sideA ? a : b;
+                String name = sideA ? "A" : "B";
+                // The last round also reads the plans, each under the other side's rules, known by then.
+                String plansFor = r == rounds - 1 ? (sideA ? bRounds : aRounds).get(0).tfliteRelease() : null;
+                steps.next(String.format("round %d of %d, side %s (%s)", r + 1, rounds, name, side.label()));
+                RoundReport report = round(side, roundsDirectory.resolve("round-" + (r + 1) + "-" + name + ".json"),
+                        plansFor);
+                (sideA ? aRounds : bRounds).add(report);
+                order.add(name);
+            }
+        }
+        return InterleavedAnalysis.compare(side(a, aRounds.get(0)), side(b, bRounds.get(0)), aRounds, bRounds, order,
+                confidence);
+    }
+
+    private RoundReport round(Side side, Path out, String plansFor) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(java(), "-jar", side.jar().toString(), "release-round",
+                "--models-dir", side.models().toString(), "--out", out.toString(), ProgressOptions.QUIET));
+        command.addAll(roundArguments);
+        if (plansFor != null) {
+            command.add("--plans-for");
+            command.add(plansFor);
+        }
+        Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        int status = process.waitFor();
+        if (status != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " exited with status " + status);
+        }
+        return RoundReport.read(out);
+    }
+
+    private static ReleaseComparison.Side side(Side side, RoundReport first) {
+        return new ReleaseComparison.Side(side.label(), side.jar().toString(), first.tfliteLibrary(),
+                first.tfliteRelease(), side.models().toString());
+    }
+
+    /** The jar of a release's Maven profile, as {@code mvn -P tflite-X.Y package} builds it. */
+    static Path releaseJar(TfliteRelease release) {
+        return Path.of("target", "tflite-" + release.version(), "tflite-arena.jar");
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

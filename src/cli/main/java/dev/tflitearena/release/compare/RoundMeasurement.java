@@ -1,0 +1,191 @@
+package dev.tflitearena.release.compare;
+
+import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.MemoryInfo;
+import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.check.SeededInputs;
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.NativeRelease;
+import dev.tflitearena.graph.Graph;
+import dev.tflitearena.graph.Tensor;
+import dev.tflitearena.graph.TfliteRelease;
+import dev.tflitearena.nativelayer.OpProfiler;
+import dev.tflitearena.plan.Placement;
+import dev.tflitearena.plan.Plan;
+import dev.tflitearena.plan.SubgraphPlan;
+import dev.tflitearena.plan.tflite.TflitePlanner;
+import dev.tflitearena.progress.Progress;
+import dev.tflitearena.release.compare.RoundReport.ModelRound;
+import dev.tflitearena.release.compare.RoundReport.NodeTime;
+import dev.tflitearena.release.compare.RoundReport.TensorPlacement;
+import dev.tflitearena.session.RunProfile;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One round of one side of an interleaved comparison, in the JVM that loaded that side's TFLite: each model
+ * timed in turn on TFLite's builtin kernels without XNNPACK (the settings of the release reports), every metric
+ * the fastest of its samples ({@link SampleTime}).
+ */
+public final class RoundMeasurement {
+    private static final long SEED = 1;
+    /** Room for the invocations of one profiled invoke of the largest real model, WHILE bodies included. */
+    private static final int PROFILE_CAPACITY = 1 << 14;
+
+    private final int warmup;
+    private final int samples;
+    private final Set<Metric> metrics;
+
+    public RoundMeasurement(int warmup, int samples, Set<Metric> metrics) {
+        if (warmup < 0 || samples < 1) {
+            throw new IllegalArgumentException("need warmup >= 0 and samples >= 1, got " + warmup + " and "
+                    + samples);
+        }
+        if (metrics.isEmpty()) {
+            throw new IllegalArgumentException("no metric to measure; the metrics: " + Metric.names());
+        }
+        this.warmup = warmup;
+        this.samples = samples;
+        this.metrics = Set.copyOf(metrics);
+    }
+
+    /**
+     * Times the models, each an item of {@code progress}.
+     *
+     * @param otherRules when not null, the plans are read too, and the Java plan is made under this release's rules
+     */
+    public RoundReport measure(List<Path> models, TfliteRelease otherRules, Progress progress) throws Exception {
+        List<ModelRound> rounds = new ArrayList<>();
+        for (Path model : models) {
+            progress.advance(rounds.size(), models.size(), model.getFileName().toString());
+            rounds.add(measure(model, otherRules));
+        }
+        progress.advance(models.size(), models.size(), "done");
+        return new RoundReport(RoundReport.FORMAT, RoundReport.VERSION, NativeRelease.version(),
+                NativeRelease.loaded().version(), InterpreterSettings.DEFAULT.resolverName(),
+                InterpreterSettings.DEFAULT.threads(), warmup, samples, rounds);
+    }
+
+    private ModelRound measure(Path file, TfliteRelease otherRules) throws Exception {
+        String name = file.getFileName().toString();
+        try (NativeModel model = NativeModel.load(file);
+             NativeInterpreter interpreter = NativeInterpreter.build(model, InterpreterSettings.DEFAULT)) {
+            interpreter.allocateTensors();
+            for (int i = 0; i < interpreter.inputCount(); i++) {
+                interpreter.writeInput(i, SeededInputs.of(interpreter.input(i), SEED));
+            }
+            Double invokeMs = metrics.contains(Metric.INVOKE)
+                    ? SampleTime.fastestMillis(warmup, samples, interpreter::invoke) : null;
+            Double setupMs = null;
+            if (metrics.contains(Metric.NATIVE_SETUP)) {
+                setupMs = SampleTime.fastestMillis(warmup, samples, () -> {
+                    try (NativeInterpreter other = NativeInterpreter.build(model, InterpreterSettings.DEFAULT)) {
+                        other.allocateTensors();
+                    }
+                });
+            }
+            Graph graph = metrics.contains(Metric.JAVA_PLAN) || otherRules != null ? interpreter.snapshot() : null;
+            Double javaPlanMs = null;
+            if (metrics.contains(Metric.JAVA_PLAN)) {
+                TflitePlanner planner = new TflitePlanner();
+                javaPlanMs = SampleTime.fastestMillis(warmup, samples, () -> planner.plan(graph));
+            }
+            Map<String, Double> ops = null;
+            List<NodeTime> nodes = null;
+            if (metrics.contains(Metric.OPS)) {
+                List<RunProfile> profiles = profile(interpreter);
+                ops = opTimes(profiles);
+                nodes = nodeTimes(profiles);
+            }
+            RoundReport.Plans plans = otherRules == null ? null : plans(interpreter, graph, otherRules);
+            return new ModelRound(name, null, invokeMs, setupMs, javaPlanMs, ops, nodes, plans);
+        } catch (NativeException e) {
+            return ModelRound.failed(name, e.getMessage());
+        }
+    }
+
+    /** The round's profiled invokes, after the warm-up; the profiler is off again afterwards. */
+    private List<RunProfile> profile(NativeInterpreter interpreter) throws Exception {
+        for (int i = 0; i < warmup; i++) {
+            interpreter.invoke();
+        }
+        List<RunProfile> profiles = new ArrayList<>();
+        try (OpProfiler profiler = new OpProfiler(PROFILE_CAPACITY)) {
+            interpreter.setProfiler(profiler);
+            try {
+                for (int i = 0; i < samples; i++) {
+                    profiler.clear();
+                    interpreter.invoke();
+                    RunProfile profile = RunProfile.of(profiler.events());
+                    if (profile.dropped() > 0) {
+                        throw new IllegalStateException("one invoke ran more than " + PROFILE_CAPACITY
+                                + " nodes; the op profile would leave " + profile.dropped() + " out");
+                    }
+                    profiles.add(profile);
+                }
+            } finally {
+                interpreter.setProfiler(null);
+            }
+        }
+        return profiles;
+    }
+
+    /** Per op type, the fastest over the invokes of its nodes' summed time. */
+    private static Map<String, Double> opTimes(List<RunProfile> profiles) {
+        Map<String, double[]> perInvoke = new LinkedHashMap<>();
+        for (int i = 0; i < profiles.size(); i++) {
+            for (RunProfile.Node node : profiles.get(i).nodes()) {
+                perInvoke.computeIfAbsent(node.op(), op -> new double[profiles.size()])[i] += node.nanos() / 1e6;
+            }
+        }
+        Map<String, Double> fastest = new LinkedHashMap<>();
+        perInvoke.forEach((op, times) -> fastest.put(op, SampleTime.fastest(times)));
+        return fastest;
+    }
+
+    /** Per node, the fastest over the invokes of its time (summed over its invocations in one invoke). */
+    private static List<NodeTime> nodeTimes(List<RunProfile> profiles) {
+        record Key(int subgraph, int node, String op) {
+        }
+        Map<Key, double[]> perInvoke = new LinkedHashMap<>();
+        for (int i = 0; i < profiles.size(); i++) {
+            for (RunProfile.Node node : profiles.get(i).nodes()) {
+                perInvoke.computeIfAbsent(new Key(node.subgraph(), node.node(), node.op()),
+                        key -> new double[profiles.size()])[i] += node.nanos() / 1e6;
+            }
+        }
+        List<NodeTime> nodes = new ArrayList<>();
+        perInvoke.forEach((key, times) -> nodes.add(new NodeTime(key.subgraph(), key.node(), key.op(),
+                SampleTime.fastest(times))));
+        return nodes;
+    }
+
+    private static RoundReport.Plans plans(NativeInterpreter interpreter, Graph graph, TfliteRelease otherRules) {
+        Plan nativePlan = interpreter.nativePlan();
+        Plan underOther = new TflitePlanner().plan(graph.withRelease(otherRules));
+        MemoryInfo buffers = interpreter.memoryInfo();
+        return new RoundReport.Plans(graph.subgraphs().stream().mapToInt(s -> s.tensors().size()).sum(),
+                nativePlan.subgraphs().stream().mapToLong(SubgraphPlan::arenaBytes).sum(),
+                nativePlan.subgraphs().stream().mapToLong(SubgraphPlan::persistentBytes).sum(),
+                buffers.arenaBytes(), buffers.persistentBytes(), placements(nativePlan, graph),
+                otherRules.version(), placements(underOther, graph));
+    }
+
+    private static List<TensorPlacement> placements(Plan plan, Graph graph) {
+        List<TensorPlacement> placements = new ArrayList<>();
+        for (SubgraphPlan subgraph : plan.subgraphs()) {
+            List<Tensor> tensors = graph.subgraphs().get(subgraph.subgraph()).tensors();
+            for (Placement p : subgraph.placements()) {
+                placements.add(new TensorPlacement(subgraph.subgraph(), p.tensor(), tensors.get(p.tensor()).name(),
+                        p.arena().jsonName(), p.offset(), p.bytes(), p.first(), p.last()));
+            }
+        }
+        return placements;
+    }
+}
