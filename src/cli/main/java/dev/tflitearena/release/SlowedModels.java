@@ -1,0 +1,162 @@
+package dev.tflitearena.release;
+
+import dev.tflitearena.bridge.InterpreterSettings;
+import dev.tflitearena.bridge.NativeInterpreter;
+import dev.tflitearena.bridge.NativeModel;
+import dev.tflitearena.bridge.check.SeededInputs;
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.NativeRelease;
+import dev.tflitearena.graph.tflite.ExtraWork;
+import dev.tflitearena.graph.tflite.TfliteFile;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Copies of models made slower by a known, measured amount, to check a release-regression detector end to end:
+ * each copy has enough extra ADD operators ({@link ExtraWork}) that its invoke takes the target percent longer,
+ * and computes the same outputs. The count is calibrated: a first guess (an ADD over the input costs what the
+ * model's average operator does), then twice a short measurement of the count and a correction in proportion
+ * to the slowdown it found. The final slowdown is then measured with {@link PairedTime}, both interpreters in this JVM, under
+ * {@link ReleaseMeasurement}'s settings: the builtin kernels without XNNPACK, TFLite's default thread count,
+ * the same seeded inputs.
+ */
+public final class SlowedModels {
+    /** The seed of {@link ReleaseMeasurement}'s inputs. */
+    static final long SEED = 1;
+    static final InterpreterSettings SETTINGS = InterpreterSettings.DEFAULT;
+    /** Beyond this a slowed model would hold megabytes of operators; no real model's input is that cheap to add. */
+    static final int MAX_OPERATIONS = 100_000;
+    private static final int WARMUP = 3;
+    private static final int CALIBRATION_PAIRS = 7;
+    private static final int CORRECTIONS = 2;
+    /** A correction changes the count by this factor at most, so that one noisy measurement cannot throw it far. */
+    private static final double MAX_STEP = 8;
+
+    private final double targetPercent;
+    private final int pairs;
+
+    public SlowedModels(double targetPercent, int pairs) {
+        if (!(targetPercent > 0 && targetPercent <= 100)) {
+            throw new IllegalArgumentException("the slowdown is a percent above 0 and at most 100, got "
+                    + targetPercent);
+        }
+        if (pairs < 2) {
+            throw new IllegalArgumentException("the measurement needs at least 2 pairs of samples, got " + pairs);
+        }
+        this.targetPercent = targetPercent;
+        this.pairs = pairs;
+    }
+
+    /** A slowed model's bytes, null when it could not be made, and what was measured of it. */
+    public record Slowed(byte[] model, SlowdownReport.Entry entry) {
+    }
+
+    /** The report of slowed models, each of {@link #slow}. */
+    public SlowdownReport report(List<SlowdownReport.Entry> entries) {
+        return new SlowdownReport(targetPercent, pairs, NativeRelease.version(), SETTINGS.resolverName(),
+                SETTINGS.threads(), entries);
+    }
+
+    /**
+     * Slows one model, telling {@code parts} what it is doing. A model the native runtime cannot build (a
+     * custom op the builtin resolver lacks) or that has no float32 input gives an entry with the error.
+     *
+     * @throws IllegalStateException when an output of the slowed model differs from the original's
+     */
+    public Slowed slow(Path file, Consumer<String> parts) throws Exception {
+        String name = file.getFileName().toString();
+        byte[] bytes = Files.readAllBytes(file);
+        int operations;
+        byte[] slowed;
+        try {
+            operations = Math.max(1, (int) Math.round(TfliteFile.read(bytes, file.toString()).subgraph(0)
+                    .operators().size() * targetPercent / 100));
+            slowed = ExtraWork.append(bytes, operations);
+        } catch (IllegalArgumentException e) {
+            // A corrupt model (InvalidModelException is one), or one without a float32 input.
+            return new Slowed(null, SlowdownReport.Entry.failed(name, e.getMessage()));
+        }
+        // Both sides are copied into native memory alike, so that neither reads its constants from a mapped file.
+        try (NativeModel original = NativeModel.fromBytes(bytes, file.toString());
+             NativeInterpreter a = prepared(original)) {
+            for (int trial = 0; trial < CORRECTIONS; trial++) {
+                parts.accept("trying " + operations + " extra ADDs");
+                double found = measure(a, slowed, CALIBRATION_PAIRS).slowdownPercent();
+                operations = corrected(operations, found, name);
+                slowed = ExtraWork.append(bytes, operations);
+            }
+            parts.accept("measuring " + operations + " extra ADDs over " + pairs + " pairs");
+            PairedTime time;
+            try (NativeModel model = NativeModel.fromBytes(slowed, name + " slowed");
+                 NativeInterpreter b = prepared(model)) {
+                time = PairedTime.measure(WARMUP, pairs, a::invoke, b::invoke);
+                checkOutputs(a, b, name);
+            }
+            return new Slowed(slowed, new SlowdownReport.Entry(name, null, operations,
+                    hundredths(time.slowdownPercent()),
+                    new double[]{hundredths((time.lowerRatio() - 1) * 100), hundredths((time.upperRatio() - 1) * 100)},
+                    thousandths(time.aMillis()), thousandths(time.bMillis())));
+        } catch (NativeException e) {
+            return new Slowed(null, SlowdownReport.Entry.failed(name, e.getMessage()));
+        }
+    }
+
+    private static NativeInterpreter prepared(NativeModel model) {
+        NativeInterpreter interpreter = NativeInterpreter.build(model, SETTINGS);
+        try {
+            interpreter.allocateTensors();
+            for (int i = 0; i < interpreter.inputCount(); i++) {
+                interpreter.writeInput(i, SeededInputs.of(interpreter.input(i), SEED));
+            }
+            return interpreter;
+        } catch (RuntimeException e) {
+            interpreter.close();
+            throw e;
+        }
+    }
+
+    /** A short measurement of a trial: how much slower {@code slowed} runs than {@code a}. */
+    private static PairedTime measure(NativeInterpreter a, byte[] slowed, int pairs) throws Exception {
+        try (NativeModel model = NativeModel.fromBytes(slowed, "trial");
+             NativeInterpreter b = prepared(model)) {
+            return PairedTime.measure(WARMUP, pairs, a::invoke, b::invoke);
+        }
+    }
+
+    /** The count that gives the target if the slowdown grows in proportion to it, as an ADD chain's does. */
+    private int corrected(int operations, double foundPercent, String name) {
+        double step = foundPercent <= 0 ? MAX_STEP : Math.min(MAX_STEP, Math.max(1 / MAX_STEP,
+                targetPercent / foundPercent));
+        int next = (int) Math.max(1, Math.round(operations * step));
+        if (next > MAX_OPERATIONS) {
+            throw new IllegalStateException(name + ": " + targetPercent + "% slower would take more than "
+                    + MAX_OPERATIONS + " extra ADDs over its input");
+        }
+        return next;
+    }
+
+    /** Both were invoked on the same inputs: every output of the original must be the slowed model's too. */
+    private static void checkOutputs(NativeInterpreter a, NativeInterpreter b, String name) {
+        for (int i = 0; i < a.outputCount(); i++) {
+            if (!Arrays.equals(a.readOutput(i), b.readOutput(i))) {
+                throw new IllegalStateException(name + ": output " + i + " of the slowed model differs from the "
+                        + "original's");
+            }
+        }
+    }
+
+    /** Percents to the hundredth: the pairs' spread is wider than that. */
+    private static double hundredths(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+
+    /** Milliseconds to the microsecond, the most a wall clock shared with other processes can say. */
+    private static double thousandths(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}
