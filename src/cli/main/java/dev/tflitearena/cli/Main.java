@@ -33,7 +33,7 @@ import java.util.function.Supplier;
                 CompareCommand.class, RunCommand.class, ComparePlannersCommand.class, ReportCommand.class,
                 SnapshotCommand.class, InspectCommand.class, BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
                 RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class, PlanGroupCommand.class,
-                RunGroupCommand.class, FuzzSolverCommand.class, BakeCommand.class})
+                RunGroupCommand.class, FuzzSolverCommand.class, BakeCommand.class, SlowedModelsCommand.class})
 public final class Main implements ProgressOptions.Terminal {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;
