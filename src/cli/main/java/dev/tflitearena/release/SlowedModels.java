@@ -19,11 +19,11 @@ import java.util.function.Consumer;
 /**
  * Copies of models made slower by a known, measured amount, to check a release-regression detector end to end:
  * each copy has enough extra ADD operators ({@link ExtraWork}) that its invoke takes the target percent longer,
- * and computes the same outputs. The count is calibrated: a first guess (an ADD over the input costs what the
- * model's average operator does), then twice a short measurement of the count and a correction in proportion
- * to the slowdown it found. The final slowdown is then measured with {@link PairedTime}, both interpreters in this JVM, under
- * {@link ReleaseMeasurement}'s settings: the builtin kernels without XNNPACK, TFLite's default thread count,
- * the same seeded inputs.
+ * and computes the same outputs. The count is calibrated: a first guess from the original's invoke time and
+ * the input's size, then twice a short measurement of a count and a new count from the cost per ADD that the
+ * measurements so far give together. The final slowdown is then measured with {@link PairedTime}, both
+ * interpreters in this JVM, under {@link ReleaseMeasurement}'s settings: the builtin kernels without XNNPACK,
+ * TFLite's default thread count, the same seeded inputs.
  */
 public final class SlowedModels {
     /** The seed of {@link ReleaseMeasurement}'s inputs. */
@@ -32,9 +32,14 @@ public final class SlowedModels {
     /** Beyond this a slowed model would hold megabytes of operators; no real model's input is that cheap to add. */
     static final int MAX_OPERATIONS = 100_000;
     private static final int WARMUP = 3;
-    private static final int CALIBRATION_PAIRS = 7;
-    private static final int CORRECTIONS = 2;
-    /** A correction changes the count by this factor at most, so that one noisy measurement cannot throw it far. */
+    private static final int CALIBRATION_PAIRS = 9;
+    private static final int TRIALS = 2;
+    /**
+     * A float32 ADD's cost per element where its tensors stay in the cache, about what a 2-core x86-64 server
+     * takes: only the first guess, which the trials correct.
+     */
+    private static final double GUESS_NANOS_PER_ELEMENT = 0.2;
+    /** A new count is at most this factor from the last, so that one noisy trial cannot throw it far. */
     private static final double MAX_STEP = 8;
 
     private final double targetPercent;
@@ -71,12 +76,9 @@ public final class SlowedModels {
     public Slowed slow(Path file, Consumer<String> parts) throws Exception {
         String name = file.getFileName().toString();
         byte[] bytes = Files.readAllBytes(file);
-        int operations;
-        byte[] slowed;
+        long elements;
         try {
-            operations = Math.max(1, (int) Math.round(TfliteFile.read(bytes, file.toString()).subgraph(0)
-                    .operators().size() * targetPercent / 100));
-            slowed = ExtraWork.append(bytes, operations);
+            elements = ExtraWork.input(TfliteFile.read(bytes, file.toString())).elements();
         } catch (IllegalArgumentException e) {
             // A corrupt model (InvalidModelException is one), or one without a float32 input.
             return new Slowed(null, SlowdownReport.Entry.failed(name, e.getMessage()));
@@ -84,12 +86,21 @@ public final class SlowedModels {
         // Both sides are copied into native memory alike, so that neither reads its constants from a mapped file.
         try (NativeModel original = NativeModel.fromBytes(bytes, file.toString());
              NativeInterpreter a = prepared(original)) {
-            for (int trial = 0; trial < CORRECTIONS; trial++) {
+            parts.accept("timing the original");
+            double invokeNanos = MedianTime.millis(WARMUP, CALIBRATION_PAIRS, a::invoke) * 1e6;
+            int operations = (int) Math.max(1, Math.min(MAX_OPERATIONS, Math.round(targetPercent / 100 * invokeNanos
+                    / (GUESS_NANOS_PER_ELEMENT * Math.max(1, elements)))));
+            // The slowdown grows in proportion to the count: the least-squares slope through 0 of the trials.
+            double slowdownTimesCount = 0;
+            double countSquared = 0;
+            for (int trial = 0; trial < TRIALS; trial++) {
                 parts.accept("trying " + operations + " extra ADDs");
-                double found = measure(a, slowed, CALIBRATION_PAIRS).slowdownPercent();
-                operations = corrected(operations, found, name);
-                slowed = ExtraWork.append(bytes, operations);
+                double found = measure(a, ExtraWork.append(bytes, operations), CALIBRATION_PAIRS).slowdownPercent();
+                slowdownTimesCount += found * operations;
+                countSquared += (double) operations * operations;
+                operations = next(operations, slowdownTimesCount / countSquared, name);
             }
+            byte[] slowed = ExtraWork.append(bytes, operations);
             parts.accept("measuring " + operations + " extra ADDs over " + pairs + " pairs");
             PairedTime time;
             try (NativeModel model = NativeModel.fromBytes(slowed, name + " slowed");
@@ -128,16 +139,18 @@ public final class SlowedModels {
         }
     }
 
-    /** The count that gives the target if the slowdown grows in proportion to it, as an ADD chain's does. */
-    private int corrected(int operations, double foundPercent, String name) {
-        double step = foundPercent <= 0 ? MAX_STEP : Math.min(MAX_STEP, Math.max(1 / MAX_STEP,
-                targetPercent / foundPercent));
-        int next = (int) Math.max(1, Math.round(operations * step));
-        if (next > MAX_OPERATIONS) {
+    /**
+     * The count that gives the target at {@code perOperation} percent per ADD, within {@link #MAX_STEP} of
+     * the last; refused above {@link #MAX_OPERATIONS}.
+     */
+    private int next(int last, double perOperation, String name) {
+        double wanted = perOperation <= 0 ? last * MAX_STEP : targetPercent / perOperation;
+        long count = Math.round(Math.max(last / MAX_STEP, Math.min(last * MAX_STEP, wanted)));
+        if (count > MAX_OPERATIONS) {
             throw new IllegalStateException(name + ": " + targetPercent + "% slower would take more than "
                     + MAX_OPERATIONS + " extra ADDs over its input");
         }
-        return next;
+        return (int) Math.max(1, count);
     }
 
     /** Both were invoked on the same inputs: every output of the original must be the slowed model's too. */

@@ -60,8 +60,7 @@ public final class ExtraWork {
         if (operations < 1) {
             throw new IllegalArgumentException("the number of extra operations must be at least 1, got " + operations);
         }
-        TfliteSubgraph primary = TfliteFile.read(model).subgraph(0);
-        int x = firstFloatInput(primary);
+        int x = input(TfliteFile.read(model)).index();
         MetadataWriter.checkRewritable(model);
         Model original = Model.getRootAsModel(ByteBuffer.wrap(model).order(ByteOrder.LITTLE_ENDIAN));
         ModelT unpacked = original.unpack();
@@ -88,10 +87,16 @@ public final class ExtraWork {
         return pack(unpacked, model.length);
     }
 
-    private static int firstFloatInput(TfliteSubgraph s) {
+    /**
+     * The tensor the chain reads: subgraph 0's first float32 graph input.
+     *
+     * @throws IllegalArgumentException when it has none, naming its inputs and their types
+     */
+    public static TfliteTensor input(TfliteModel model) {
+        TfliteSubgraph s = model.subgraph(0);
         for (int i : s.inputs()) {
             if (s.tensor(i).type() == TensorType.FLOAT32) {
-                return i;
+                return s.tensor(i);
             }
         }
         String inputs = Arrays.stream(s.inputs()).mapToObj(i -> "'" + s.tensor(i).name() + "' ("
