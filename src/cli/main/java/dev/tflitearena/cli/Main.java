@@ -32,8 +32,9 @@ import java.util.function.Supplier;
         subcommands = {DemoCommand.class, PlanCommand.class, FitCommand.class, ExportBuffersCommand.class,
                 CompareCommand.class, RunCommand.class, ComparePlannersCommand.class, ReportCommand.class,
                 SnapshotCommand.class, InspectCommand.class, BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
-                ReleaseRoundCommand.class, RegressCommand.class, FuzzPlannerCommand.class, FuzzModelsCommand.class, PlanGroupCommand.class,
-                RunGroupCommand.class, FuzzSolverCommand.class, BakeCommand.class})
+                ReleaseRoundCommand.class, SlowedModelsCommand.class, RegressCommand.class, FuzzPlannerCommand.class,
+                FuzzModelsCommand.class, PlanGroupCommand.class, RunGroupCommand.class, FuzzSolverCommand.class,
+                BakeCommand.class})
 public final class Main implements ProgressOptions.Terminal {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;

@@ -52,17 +52,30 @@ public final class MetadataWriter {
         int[] fields = rootFields(old, root);
         int[] buffers = tables(old, fields[BUFFERS]);
         int[] metadata = tables(old, fields[METADATA]);
-        for (int b = 0; b < buffers.length; b++) {
-            if (fieldValue(old, buffers[b], BUFFER_OFFSET_FIELD) > 1) {
-                throw new InvalidModelException("buffer " + b + " keeps its data outside the flatbuffer (a model "
-                        + "over 2 GB); such models are not written");
-            }
-        }
+        checkDataInside(old, buffers);
         int replaced = same.isEmpty() ? -1 : indexOf(read.metadata(), same.get(0));
         int buffer = same.isEmpty() || shared(read, same.get(0).buffer(), replaced) ? Math.max(buffers.length, 1)
                 : same.get(0).buffer();
         return new Prefix(model.length, name.getBytes(StandardCharsets.UTF_8), data)
                 .write(old, root, fields, buffers, metadata, replaced, buffer);
+    }
+
+    /**
+     * Refuses a model that a writer of this package would change by rewriting it: one whose root table has
+     * fields of a newer schema, or whose buffers keep their data outside the flatbuffer.
+     */
+    static void checkRewritable(byte[] model) {
+        ByteBuffer b = ByteBuffer.wrap(model).order(ByteOrder.LITTLE_ENDIAN);
+        checkDataInside(b, tables(b, rootFields(b, b.getInt(0))[BUFFERS]));
+    }
+
+    private static void checkDataInside(ByteBuffer b, int[] buffers) {
+        for (int i = 0; i < buffers.length; i++) {
+            if (fieldValue(b, buffers[i], BUFFER_OFFSET_FIELD) > 1) {
+                throw new InvalidModelException("buffer " + i + " keeps its data outside the flatbuffer (a model "
+                        + "over 2 GB); such models are not written");
+            }
+        }
     }
 
     private static int indexOf(List<TfliteModel.Metadata> entries, TfliteModel.Metadata entry) {

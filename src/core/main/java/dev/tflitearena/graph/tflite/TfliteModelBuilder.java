@@ -427,7 +427,7 @@ public final class TfliteModelBuilder {
     }
 
     /** Buffer.pack would align the data to 1 byte only; the sentinel and empty buffers carry no data vector. */
-    private static int packBuffer(FlatBufferBuilder fbb, byte[] data) {
+    static int packBuffer(FlatBufferBuilder fbb, byte[] data) {
         if (data.length == 0) {
             Buffer.startBuffer(fbb);
             return Buffer.endBuffer(fbb);

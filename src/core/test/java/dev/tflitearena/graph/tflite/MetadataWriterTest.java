@@ -62,30 +62,9 @@ class MetadataWriterTest {
         assertEquals(a.description(), b.description(), what);
         assertEquals(a.subgraphs().size(), b.subgraphs().size(), what);
         for (int s = 0; s < a.subgraphs().size(); s++) {
-            TfliteSubgraph x = a.subgraph(s);
-            TfliteSubgraph y = b.subgraph(s);
-            assertEquals(x.name(), y.name(), what);
-            assertArrayEquals(x.inputs(), y.inputs(), what);
-            assertArrayEquals(x.outputs(), y.outputs(), what);
-            assertEquals(x.tensors().size(), y.tensors().size(), what);
-            for (int t = 0; t < x.tensors().size(); t++) {
-                TfliteTensor p = x.tensor(t);
-                TfliteTensor q = y.tensor(t);
-                assertEquals(p.name(), q.name(), what);
-                assertArrayEquals(p.shape(), q.shape(), what);
-                assertEquals(p.buffer(), q.buffer(), what);
-                assertEquals(p.dataBytes(), q.dataBytes(), what);
-            }
-            assertEquals(x.operators().size(), y.operators().size(), what);
-            for (int o = 0; o < x.operators().size(); o++) {
-                assertEquals(x.operators().get(o).op(), y.operators().get(o).op(), what);
-                assertArrayEquals(x.operators().get(o).inputs(), y.operators().get(o).inputs(), what);
-            }
+            ModelAssertions.assertSameSubgraph(a.subgraph(s), b.subgraph(s), what + ", subgraph " + s);
         }
-        for (int i = 0; i < a.metadata().size(); i++) {
-            assertEquals(a.metadata().get(i).name(), b.metadata().get(i).name(), what);
-            assertArrayEquals(a.metadata().get(i).data(), b.metadata().get(i).data(), what);
-        }
+        ModelAssertions.assertSameMetadata(a, b, what);
     }
 
     @Test
