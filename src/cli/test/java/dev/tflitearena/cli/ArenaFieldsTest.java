@@ -129,7 +129,7 @@ class ArenaFieldsTest {
     void releaseReportNamesTheNativePlansArenasAndTheirBuffers() throws IOException {
         Path models = Files.createDirectories(temp.resolve("models"));
         Files.createSymbolicLink(models.resolve(MODEL.getFileName()), MODEL.toAbsolutePath());
-        JsonNode report = json("release-report", "--models-dir", models.toString(), "--warmup", "0", "--runs", "1");
+        JsonNode report = json("release-report", "--models-dir", models.toString());
         JsonNode model = report.get("models").get(0);
         assertEquals(nativeArena, model.get("arena_bytes").asLong());
         assertEquals(nativePersistent, model.get("persistent_bytes").asLong());

@@ -61,27 +61,90 @@ public final class RoundMeasurement {
      * @param otherRules when not null, the plans are read too, and the Java plan is made under this release's rules
      */
     public RoundReport measure(List<Path> models, TfliteRelease otherRules, Progress progress) throws Exception {
-        List<ModelRound> rounds = new ArrayList<>();
-        for (Path model : models) {
-            progress.advance(rounds.size(), models.size(), model.getFileName().toString());
-            rounds.add(measure(model, otherRules));
+        List<Loaded> loaded = new ArrayList<>();
+        try {
+            for (Path file : models) {
+                progress.advance(loaded.size(), models.size(), "loading " + file.getFileName());
+                loaded.add(Loaded.of(file));
+            }
+            Map<Loaded, Double> invokeMs = metrics.contains(Metric.INVOKE) ? invokeTimes(loaded, progress) : Map.of();
+            List<ModelRound> rounds = new ArrayList<>();
+            for (Loaded model : loaded) {
+                progress.advance(rounds.size(), loaded.size(), model.name());
+                rounds.add(model.error() != null ? ModelRound.failed(model.name(), model.error())
+                        : measure(model, invokeMs.get(model), otherRules));
+            }
+            progress.advance(models.size(), models.size(), "done");
+            return new RoundReport(RoundReport.FORMAT, RoundReport.VERSION, NativeRelease.version(),
+                    NativeRelease.loaded().version(), InterpreterSettings.DEFAULT.resolverName(),
+                    InterpreterSettings.DEFAULT.threads(), warmup, samples, rounds);
+        } finally {
+            loaded.forEach(Loaded::close);
         }
-        progress.advance(models.size(), models.size(), "done");
-        return new RoundReport(RoundReport.FORMAT, RoundReport.VERSION, NativeRelease.version(),
-                NativeRelease.loaded().version(), InterpreterSettings.DEFAULT.resolverName(),
-                InterpreterSettings.DEFAULT.threads(), warmup, samples, rounds);
     }
 
-    private ModelRound measure(Path file, TfliteRelease otherRules) throws Exception {
-        String name = file.getFileName().toString();
-        try (NativeModel model = NativeModel.load(file);
-             NativeInterpreter interpreter = NativeInterpreter.build(model, InterpreterSettings.DEFAULT)) {
-            interpreter.allocateTensors();
-            for (int i = 0; i < interpreter.inputCount(); i++) {
-                interpreter.writeInput(i, SeededInputs.of(interpreter.input(i), SEED));
+    /** A model loaded, its interpreter allocated with seeded inputs; or the error that stopped it. */
+    private record Loaded(String name, NativeModel model, NativeInterpreter interpreter, String error)
+            implements AutoCloseable {
+        static Loaded of(Path file) {
+            String name = file.getFileName().toString();
+            NativeModel model = null;
+            try {
+                model = NativeModel.load(file);
+                NativeInterpreter interpreter = NativeInterpreter.build(model, InterpreterSettings.DEFAULT);
+                try {
+                    interpreter.allocateTensors();
+                    for (int i = 0; i < interpreter.inputCount(); i++) {
+                        interpreter.writeInput(i, SeededInputs.of(interpreter.input(i), SEED));
+                    }
+                } catch (RuntimeException e) {
+                    interpreter.close();
+                    throw e;
+                }
+                return new Loaded(name, model, interpreter, null);
+            } catch (NativeException e) {
+                if (model != null) {
+                    model.close();
+                }
+                return new Loaded(name, null, null, e.getMessage());
             }
-            Double invokeMs = metrics.contains(Metric.INVOKE)
-                    ? SampleTime.fastestMillis(warmup, samples, interpreter::invoke) : null;
+        }
+
+        @Override
+        public void close() {
+            if (interpreter != null) {
+                interpreter.close();
+                model.close();
+            }
+        }
+    }
+
+    /**
+     * Each model's fastest invoke sample, the samples taken model after model, round and round: a disturbance
+     * of a few hundred milliseconds then falls on one sample of a model, not on all of them.
+     */
+    private Map<Loaded, Double> invokeTimes(List<Loaded> loaded, Progress progress) throws Exception {
+        Map<Loaded, SampleTime.Sampler> samplers = new LinkedHashMap<>();
+        for (Loaded model : loaded) {
+            if (model.error() == null) {
+                progress.advance(samplers.size(), loaded.size(), "warming up " + model.name());
+                samplers.put(model, SampleTime.warmedUp(warmup, model.interpreter()::invoke));
+            }
+        }
+        Map<Loaded, Double> fastest = new LinkedHashMap<>();
+        for (int i = 0; i < samples; i++) {
+            progress.advance(i, samples, "invoke samples");
+            for (Map.Entry<Loaded, SampleTime.Sampler> e : samplers.entrySet()) {
+                fastest.merge(e.getKey(), e.getValue().sampleMillis(), Math::min);
+            }
+        }
+        return fastest;
+    }
+
+    private ModelRound measure(Loaded loaded, Double invokeMs, TfliteRelease otherRules) throws Exception {
+        NativeModel model = loaded.model();
+        NativeInterpreter interpreter = loaded.interpreter();
+        try {
             Double setupMs = null;
             if (metrics.contains(Metric.NATIVE_SETUP)) {
                 setupMs = SampleTime.fastestMillis(warmup, samples, () -> {
@@ -104,9 +167,9 @@ public final class RoundMeasurement {
                 nodes = nodeTimes(profiles);
             }
             RoundReport.Plans plans = otherRules == null ? null : plans(interpreter, graph, otherRules);
-            return new ModelRound(name, null, invokeMs, setupMs, javaPlanMs, ops, nodes, plans);
+            return new ModelRound(loaded.name(), null, invokeMs, setupMs, javaPlanMs, ops, nodes, plans);
         } catch (NativeException e) {
-            return ModelRound.failed(name, e.getMessage());
+            return ModelRound.failed(loaded.name(), e.getMessage());
         }
     }
 
