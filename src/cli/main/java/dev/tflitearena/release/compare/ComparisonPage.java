@@ -26,7 +26,7 @@ public final class ComparisonPage {
             td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
             .slower { color: #b3261e; font-weight: bold; } .faster { color: #1b6e20; font-weight: bold; }
             .no_change { color: #555; }
-            p.note { font-size: 13px; color: #444; }
+            p.note, ul.note { font-size: 13px; color: #444; }
             svg text { font-size: 12px; font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; }
             """;
 
@@ -151,7 +151,8 @@ public final class ComparisonPage {
         }
         StringBuilder h = new StringBuilder("<table><tr><th>model</th><th class=\"n\">rw arena A</th>"
                 + "<th class=\"n\">rw arena B</th><th></th><th class=\"n\">persistent A</th><th class=\"n\">persistent B"
-                + "</th><th class=\"n\">buffers A</th><th class=\"n\">buffers B</th><th>tensors moved</th></tr>\n");
+                + "</th><th class=\"n\">buffers A</th><th class=\"n\">buffers B</th><th class=\"n\">tensors moved</th>"
+                + "</tr>\n");
         long largest = c.arenas().stream().mapToLong(a -> Math.max(a.a().arenaBytes(), a.b().arenaBytes())).max()
                 .orElse(1);
         for (ArenaChange a : c.arenas()) {
@@ -162,13 +163,25 @@ public final class ComparisonPage {
                     .append(String.format(Locale.ROOT, "%,d</td><td class=\"n\">%,d</td><td class=\"n\">%,d + %,d</td>"
                                     + "<td class=\"n\">%,d + %,d", a.a().persistentBytes(), a.b().persistentBytes(),
                             a.a().arenaBufferBytes(), a.a().persistentBufferBytes(), a.b().arenaBufferBytes(),
-                            a.b().persistentBufferBytes())).append("</td><td>").append(a.moved().size());
-            a.moved().stream().limit(ComparisonTable.TENSORS_LISTED).forEach(t -> h.append("<br>")
-                    .append(escape(String.format(Locale.ROOT, "%d:%d %s: %s -> %s: %s", t.subgraph(), t.tensor(),
-                            t.name(), ComparisonTable.place(t.a()), ComparisonTable.place(t.b()), t.why()))));
-            h.append("</td></tr>\n");
+                            a.b().persistentBufferBytes())).append("</td><td class=\"n\">").append(a.moved().size())
+                    .append("</td></tr>\n");
         }
-        return h.append("</table>\n").toString();
+        h.append("</table>\n");
+        for (ArenaChange a : c.arenas()) {
+            if (a.moved().isEmpty()) {
+                continue;
+            }
+            h.append("<p class=\"note\">").append(escape(a.model())).append(": ").append(a.moved().size())
+                    .append(" tensors moved").append(a.moved().size() > ComparisonTable.TENSORS_LISTED
+                            ? ", the first " + ComparisonTable.TENSORS_LISTED + " (all in comparison.json)" : "")
+                    .append("</p>\n<ul class=\"note\">\n");
+            a.moved().stream().limit(ComparisonTable.TENSORS_LISTED).forEach(t -> h.append("<li>")
+                    .append(escape(String.format(Locale.ROOT, "subgraph %d tensor %d (%s): %s -> %s: %s", t.subgraph(),
+                            t.tensor(), t.name(), ComparisonTable.place(t.a()), ComparisonTable.place(t.b()),
+                            t.why()))).append("</li>\n"));
+            h.append("</ul>\n");
+        }
+        return h.toString();
     }
 
     private static String bars(long a, long b, long largest) {
