@@ -59,8 +59,8 @@ class SlowedModelsCommandTest {
         assertTrue(operations > 0, slowed.toString());
         assertTrue(slowed.get("measured_percent").asDouble() > 0, slowed.toString());
         JsonNode iqr = slowed.get("measured_iqr_percent");
-        assertTrue(iqr.get(0).asDouble() <= slowed.get("measured_percent").asDouble(), slowed.toString());
-        assertTrue(iqr.get(1).asDouble() >= slowed.get("measured_percent").asDouble(), slowed.toString());
+        // The slowdown is B's fastest sample over A's; the quartiles are of the pairs' ratios, which need not hold it.
+        assertTrue(iqr.get(0).asDouble() <= iqr.get(1).asDouble(), slowed.toString());
         assertTrue(slowed.get("slowed_invoke_ms").asDouble() > 0, slowed.toString());
         assertTrue(slowed.get("original_invoke_ms").asDouble() > 0, slowed.toString());
         assertTrue(r.out().contains(MODEL), r.out());
