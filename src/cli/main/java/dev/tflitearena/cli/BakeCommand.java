@@ -128,9 +128,11 @@ final class BakeCommand implements Callable<Integer> {
         }
         Placer placer = Planners.placerByName(planner, timeLimit.duration());
         TflmOfflinePlan plan;
+        String replaced;
         try (ProgressDisplay display = progress.open()) {
             display.step("TFLM's lifetimes");
             TflmAllocations allocations = TflmAllocations.of(read, alignment);
+            replaced = problemOfReplaced(allocations);
             display.step("placing " + allocations.buffers().buffers().size() + " buffers with " + placer.name()
                     + (placer instanceof OptimalPlacer ? " (at most " + timeLimit.seconds + " s)"
                     : ""));
@@ -139,8 +141,29 @@ final class BakeCommand implements Callable<Integer> {
             byte[] baked = MetadataWriter.put(bytes, OfflineMemoryAllocation.NAME, plan.metadata(), replace);
             WritablePath.write(out, baked);
         }
-        output.print(() -> toJson(plan), o -> printText(o, plan));
+        output.print(() -> {
+            ObjectNode root = toJson(plan);
+            if (replaced != null) {
+                root.put("replaced_plan_problem", replaced);
+            }
+            return root;
+        }, o -> {
+            printText(o, plan);
+            if (replaced != null) {
+                o.println("  the offline plan replaced did not hold: " + replaced);
+            }
+        });
         return 0;
+    }
+
+    /** What was wrong with the offline plan the model held, as 'check' finds it; null when it held or had none. */
+    private static String problemOfReplaced(TflmAllocations allocations) {
+        try {
+            OfflineMemoryAllocation.of(allocations.model()).ifPresent(allocations::check);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 
     private int bakeForTflite(byte[] bytes) {

@@ -20,6 +20,7 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphJson;
 import dev.tflitearena.plan.LowerBound;
 import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.order.Order;
 import dev.tflitearena.plan.catalog.PlannerTable;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.catalog.RuleBounds;
@@ -105,7 +106,7 @@ final class ComparePlannersCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--plan places a model's tensors; " + input
                         + " is a bare buffer set");
             }
-            planners.add(0, planFile.read());
+            planners.add(0, planFile.read(input, releaseInputs.on, Order.MODEL, options.nativeOptions.xnnpack.on));
         }
         if (kind == Kind.BUFFER_CSV) {
             releaseInputs.refuseForBuffers();

@@ -207,7 +207,7 @@ final class DemoCommand implements Callable<Integer> {
             rows.add(List.of("Java planner " + float32.planners().get(i).name(),
                     bytes(float32.planners().get(i).arenaBytes()), bytes(int8.planners().get(i).arenaBytes())));
         }
-        return new HtmlReport.Table("Ledger", List.of("ledger", "float32", "int8"), rows);
+        return new HtmlReport.Table("Ledger", DemoModel.DESCRIPTION, List.of("ledger", "float32", "int8"), rows);
     }
 
     private static String bytes(long bytes) {

@@ -116,7 +116,8 @@ final class FuzzModelsCommand implements Callable<Integer> {
         return root;
     }
 
-    private static void counts(ObjectNode o, Map<Outcome, Integer> counts) {
+    /** Each outcome's count, zeros included: shared by the fuzzers that run children. */
+    static void counts(ObjectNode o, Map<Outcome, Integer> counts) {
         for (Outcome outcome : Outcome.values()) {
             o.put(outcome.name().toLowerCase(), counts.getOrDefault(outcome, 0));
         }

@@ -33,19 +33,19 @@ import java.util.function.Supplier;
                 CompareCommand.class, RunCommand.class, ComparePlannersCommand.class, ReportCommand.class,
                 SnapshotCommand.class, InspectCommand.class, BenchLauncher.class, MemoryCommand.class, ReleaseReportCommand.class, ReleasesCommand.class,
                 ReleaseRoundCommand.class, SlowedModelsCommand.class, RegressCommand.class, FuzzPlannerCommand.class,
-                FuzzModelsCommand.class, PlanGroupCommand.class, RunGroupCommand.class, FuzzSolverCommand.class,
-                BakeCommand.class})
+                FuzzModelsCommand.class, FuzzBakedCommand.class, PlanGroupCommand.class, RunGroupCommand.class, FuzzSolverCommand.class,
+                BakeCommand.class, CheckCommand.class})
 public final class Main implements ProgressOptions.Terminal {
     /** Exit status of a failure that is not a finding: bad input, a native error. */
     static final int EXIT_ERROR = 2;
 
     /**
      * Commands that run in this JVM: they hand no model to native code (inspect, regress), or isolate what
-     * they do themselves (fuzz-models, releases, bench). Every other command runs in a child JVM that a crash in
-     * native code cannot take this one down with ({@link Supervisor}).
+     * they do themselves (fuzz-models, fuzz-baked, releases, bench). Every other command runs in a child JVM that
+     * a crash in native code cannot take this one down with ({@link Supervisor}).
      */
-    private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "releases", "bench",
-            "fuzz-solver");
+    private static final Set<String> IN_PROCESS = Set.of("inspect", "regress", "fuzz-models", "fuzz-baked", "releases",
+            "bench", "fuzz-solver");
     /** JVM options of a command's child: {@code memory} takes the JVM's own mallocs out of the native heap. */
     private static final Map<String, List<String>> CHILD_OPTIONS = Map.of("memory", List.of(JvmMalloc.OPTION));
     /** Set (to anything) to run every command in this JVM: where no child JVM can start, say under qemu-user. */
@@ -170,7 +170,11 @@ public final class Main implements ProgressOptions.Terminal {
     private static int refuse(CommandLine.ParameterException e, String[] args) {
         CommandLine command = e.getCommandLine();
         String name = command.getCommandSpec().qualifiedName();
-        command.getErr().println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+        List<String> suggestions = e instanceof CommandLine.UnmatchedArgumentException u ? u.getSuggestions()
+                : List.of();
+        String guess = suggestions.isEmpty() ? "" : "; did you mean " + String.join(" or ", suggestions.stream()
+                .map(c -> "'" + c + "'").toList()) + "?";
+        command.getErr().println(name + ": " + e.getMessage() + guess + " (see '" + name + " --help')");
         command.getErr().flush();
         return command.getCommandSpec().exitCodeOnInvalidInput();
     }
@@ -198,9 +202,12 @@ public final class Main implements ProgressOptions.Terminal {
         lines.subList(Math.max(0, lines.size() - NATIVE_LINES_SHOWN), lines.size()).forEach(l -> err.println("  " + l));
     }
 
+    /** Deleted when the command ends, and when the JVM is interrupted before (Ctrl-C), which skips finally. */
     private static Path temporaryFile() {
         try {
-            return Files.createTempFile("tflite-arena-native-stderr", ".txt");
+            Path file = Files.createTempFile("tflite-arena-native-stderr", ".txt");
+            file.toFile().deleteOnExit();
+            return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

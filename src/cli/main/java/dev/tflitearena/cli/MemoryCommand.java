@@ -19,6 +19,7 @@ import dev.tflitearena.memory.MemoryProfile;
 import dev.tflitearena.memory.ResizeCycle;
 import dev.tflitearena.memory.SessionScaling;
 import dev.tflitearena.plan.Planner;
+import dev.tflitearena.plan.order.Order;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.session.BakedPlanUse;
 import dev.tflitearena.session.SessionOptions;
@@ -109,7 +110,7 @@ final class MemoryCommand implements Callable<Integer> {
                         + "others");
             }
             // Sessions are made by planner name: the file's plan joins the planners under its file name.
-            Planner plan = planFile.read();
+            Planner plan = planFile.read(model, releaseInputs.on, Order.MODEL, xnnpack.on);
             Planners.register(plan);
             planner = plan.name();
         }

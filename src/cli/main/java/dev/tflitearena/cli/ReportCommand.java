@@ -102,7 +102,7 @@ final class ReportCommand implements Callable<Integer> {
                         String.format("%,d", b.memoryOrder()), ComparePlannersCommand.change(b.memoryOrder(), b)),
                 List.of("both", String.format("%,d", b.releaseInputsAndMemoryOrder()),
                         ComparePlannersCommand.change(b.releaseInputsAndMemoryOrder(), b)));
-        return new HtmlReport.Table("Lower bound by rule", List.of("rule", "lower bound (bytes)",
+        return new HtmlReport.Table("Lower bound by rule", "", List.of("rule", "lower bound (bytes)",
                 "against TFLite's rules"), rows);
     }
 

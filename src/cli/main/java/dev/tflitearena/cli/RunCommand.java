@@ -5,6 +5,7 @@ import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.bridge.check.DifferentialRun;
 import dev.tflitearena.bridge.dump.IntermediateDump;
 import dev.tflitearena.bridge.handover.Handover;
+import dev.tflitearena.cli.options.BakedPlanChoice;
 import dev.tflitearena.cli.options.GraphOptions;
 import dev.tflitearena.cli.options.GraphSource;
 import dev.tflitearena.cli.options.OrderedGraph;
@@ -23,8 +24,10 @@ import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.progress.ProgressCounter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -90,10 +93,16 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ProgressOptions progress;
 
+    @Spec
+    CommandSpec spec;
+
     @Override
     public Integer call() throws IOException {
-        Planner strategy = planFile.given() ? planFile.read() : Planners.byNameOrNative(planner);
         graph.releaseInputs.requireJavaPlanner(planner);
+        BakedPlanChoice baked = planFile.given() ? null : BakedPlanChoice.of(model, Planners.byNameOrNative(planner),
+                spec.commandLine().getParseResult().hasMatchedOption("--planner"), graph, spec.commandLine().getErr());
+        Planner strategy = baked == null ? planFile.read(model, graph.releaseInputs.on, graph.order.value(),
+                graph.nativeOptions.xnnpack.on) : baked.planner();
         if (force && dumpDirectory == null) {
             throw new IllegalArgumentException("--force only applies to --dump-intermediates");
         }
@@ -121,6 +130,9 @@ final class RunCommand implements Callable<Integer> {
                 graph.nativeOptions.settings()).withReleaseInputs(graph.releaseInputs.on)) : -1;
         output.print(() -> {
             ObjectNode root = toJson(result, dump);
+            if (baked != null) {
+                baked.toJson(root);
+            }
             if (lowerBound >= 0) {
                 root.put("lower_bound_bytes", lowerBound);
             }

@@ -4,6 +4,7 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -24,7 +25,8 @@ import java.util.Arrays;
 public final class NativeStderr {
     private static final C LIBC = Native.load("c", C.class);
     private static final int STDERR = 2;
-    private static final int O_WRONLY_CREAT_TRUNC = 01 | 0100 | 01000;
+    private static final int O_RDWR_CREAT_TRUNC = 02 | 0100 | 01000;
+    private static final int READ_CHUNK = 1 << 16;
 
     private interface C extends Library {
         int open(String path, int flags, int mode);
@@ -38,6 +40,15 @@ public final class NativeStderr {
         int fflush(Pointer stream);
 
         long write(int fd, byte[] buffer, long count);
+
+        long pread(int fd, byte[] buffer, long count, long offset);
+    }
+
+    /**
+     * Standard error pointed at a file: {@code saved} is where it went before, {@code reader} reads the file
+     * back, whether its name is still there or not.
+     */
+    private record Redirect(int saved, int reader) {
     }
 
     /**
@@ -58,31 +69,26 @@ public final class NativeStderr {
      */
     public static final class Capture implements AutoCloseable {
         private final Path file;
-        private final int saved;
+        private final Redirect redirect;
         private final PrintStream javaErr;
 
-        private Capture(Path file) {
+        private Capture(Path file, boolean temporary) {
             this.file = file;
             javaErr = System.err;
-            saved = redirect(file);
-            System.setErr(new PrintStream(new DescriptorStream(saved), true, Charset.defaultCharset()));
+            redirect = redirect(file, temporary);
+            System.setErr(new PrintStream(new DescriptorStream(redirect.saved()), true, Charset.defaultCharset()));
         }
 
         /** What native code printed so far. */
         public String printed() {
-            LIBC.fflush(null);
-            try {
-                return Files.readString(file, StandardCharsets.UTF_8).strip();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            return readBack(redirect.reader());
         }
 
         @Override
         public void close() {
             System.err.flush();
             System.setErr(javaErr);
-            restore(saved);
+            restore(redirect);
             file.toFile().delete();
         }
     }
@@ -117,14 +123,17 @@ public final class NativeStderr {
     private NativeStderr() {
     }
 
-    /** Captures standard error into {@code file} until the capture is closed, which deletes the file. */
+    /**
+     * Captures standard error into {@code file} until the capture is closed, which deletes the file; if the
+     * process dies first, the file stays for whoever named it.
+     */
     public static synchronized Capture start(Path file) {
-        return new Capture(file);
+        return new Capture(file, false);
     }
 
-    /** Captures standard error into a new temporary file. */
-    public static Capture start() {
-        return start(temporaryFile());
+    /** Captures standard error into a temporary file whose name is gone at once: a crash leaves nothing behind. */
+    public static synchronized Capture start() {
+        return new Capture(temporaryFile(), true);
     }
 
     /**
@@ -132,49 +141,66 @@ public final class NativeStderr {
      * rethrown as a {@link Failure} whose message is what was printed, or its own where nothing was.
      */
     public static synchronized String capture(Runnable action) {
-        Path file = temporaryFile();
+        Redirect redirect = redirect(temporaryFile(), true);
+        RuntimeException failure = null;
+        String printed;
         try {
-            int saved = redirect(file);
-            RuntimeException failure = null;
-            try {
-                action.run();
-            } catch (RuntimeException e) {
-                failure = e;
-            } finally {
-                restore(saved);
-            }
-            String printed = Files.readString(file, StandardCharsets.UTF_8).strip();
-            if (failure != null) {
-                throw new Failure(failure, printed);
-            }
-            return printed;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            action.run();
+        } catch (RuntimeException e) {
+            failure = e;
         } finally {
-            file.toFile().delete();
+            printed = readBack(redirect.reader());
+            restore(redirect);
         }
+        if (failure != null) {
+            throw new Failure(failure, printed);
+        }
+        return printed;
     }
 
-    private static int redirect(Path file) {
-        int target = LIBC.open(file.toString(), O_WRONLY_CREAT_TRUNC, 0600);
+    /** Points standard error at the file; with {@code unlink} its name goes at once, the descriptors keep it. */
+    private static Redirect redirect(Path file, boolean unlink) {
+        int target = LIBC.open(file.toString(), O_RDWR_CREAT_TRUNC, 0600);
+        int reader = target < 0 ? -1 : LIBC.dup(target);
         int saved = LIBC.dup(STDERR);
-        if (target < 0 || saved < 0) {
+        if (target < 0 || reader < 0 || saved < 0) {
             LIBC.close(target);
+            LIBC.close(reader);
             LIBC.close(saved);
             throw new IllegalStateException("cannot redirect standard error to " + file);
+        }
+        if (unlink) {
+            file.toFile().delete();
         }
         System.err.flush();
         LIBC.fflush(null);
         LIBC.dup2(target, STDERR);
         LIBC.close(target);
-        return saved;
+        return new Redirect(saved, reader);
     }
 
-    private static void restore(int saved) {
+    /** Everything written to the file so far, whatever the descriptors' offsets. */
+    private static String readBack(int reader) {
+        LIBC.fflush(null);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        byte[] chunk = new byte[READ_CHUNK];
+        for (long offset = 0; ; ) {
+            long read = LIBC.pread(reader, chunk, chunk.length, offset);
+            if (read <= 0) {
+                break;
+            }
+            bytes.write(chunk, 0, (int) read);
+            offset += read;
+        }
+        return bytes.toString(StandardCharsets.UTF_8).strip();
+    }
+
+    private static void restore(Redirect redirect) {
         System.err.flush();
         LIBC.fflush(null);
-        LIBC.dup2(saved, STDERR);
-        LIBC.close(saved);
+        LIBC.dup2(redirect.saved(), STDERR);
+        LIBC.close(redirect.saved());
+        LIBC.close(redirect.reader());
     }
 
     private static Path temporaryFile() {

@@ -23,6 +23,8 @@ import java.util.TreeSet;
 public final class SessionScaling {
     /** The tolerance of the goal: a session may cost its working memory plus this share of one session's heap. */
     public static final double GOAL_SHARE_OF_ONE_SESSION = 0.05;
+    /** The goal is for models whose working set is at least this: below, no API shares what TFLite keeps per session. */
+    public static final long MIN_JUDGED_WORKING_BYTES = 4L << 20;
 
     public record Point(int count, long nativeHeapBytes, long residentBytes) {
     }
@@ -98,7 +100,17 @@ public final class SessionScaling {
          * per-session memory then holds its packed weights beside its workspace.
          */
         public boolean goalJudged() {
-            return !measured.options().xnnpack() || measured.options().shareConstants();
+            return (!measured.options().xnnpack() || measured.options().shareConstants())
+                    && workingBytes() >= MIN_JUDGED_WORKING_BYTES;
+        }
+
+        /** Why the goal is not judged; null when it is. */
+        public String notJudgedBecause() {
+            if (measured.options().xnnpack() && !measured.options().shareConstants()) {
+                return "XNNPACK's share holds its packed weights when the sessions share nothing";
+            }
+            return workingBytes() < MIN_JUDGED_WORKING_BYTES ? "a working set under 4 MB, where the interpreter's "
+                    + "own structures, some 200 KB a session, are more than 5% of one session" : null;
         }
 
         public boolean withinGoal() {

@@ -299,8 +299,13 @@ class CommandLineTest {
         Cli.Result unknown = run("plan", "x.tflite", "--foo");
         assertEquals(Main.EXIT_ERROR, unknown.status());
         assertEquals("", unknown.out());
-        assertEquals("tflite-arena plan: Unknown option: '--foo' (see 'tflite-arena plan --help')",
-                unknown.err().strip());
+        assertEquals("tflite-arena plan: Unknown option: '--foo'; did you mean '--for'? (see 'tflite-arena plan "
+                + "--help')", unknown.err().strip());
+        Cli.Result misspelt = run("compar", "x.tflite");
+        assertEquals(Main.EXIT_ERROR, misspelt.status());
+        assertTrue(misspelt.err().strip().startsWith("tflite-arena: Unmatched arguments from index 0: 'compar', "
+                + "'x.tflite'; did you mean 'compare'"), misspelt.err());
+        assertEquals(1, misspelt.err().strip().lines().count(), misspelt.err());
         Cli.Result missing = run("plan");
         assertEquals("tflite-arena plan: Missing required parameter: 'GRAPH.json|MODEL.tflite|FILE.csv' (see "
                 + "'tflite-arena plan --help')", missing.err().strip());

@@ -16,6 +16,14 @@ import java.nio.ByteOrder;
  * shares no memory in place, so the native planner's arena holds exactly the five activations.
  */
 public final class DemoModel {
+    /** What the demo is, for a reader who has not seen it: the demo's page opens with it. */
+    public static final String DESCRIPTION = "The example: the classic worked example of arena reuse, a chain of "
+            + "five activations, a 224x224x3 input through outputs of 112x112x16, 56x56x32, 28x28x64 and 1000 "
+            + "values, each written by a GATHER_ND that picks every other row and column (an op that adds no "
+            + "temporaries and shares no memory in place, so the arena holds exactly the activations), built in "
+            + "code in float32 and in int8 (a quarter of the bytes). Each activation is needed only by the next op, "
+            + "so a planner can reuse its bytes two steps later: the ledger shows what that saves.";
+
     /** The activation shapes, input first. */
     public static final int[][] SHAPES = {{1, 224, 224, 3}, {1, 112, 112, 16}, {1, 56, 56, 32}, {1, 28, 28, 64},
             {1, 1000}};

@@ -5,12 +5,18 @@ import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.graph.Tensor;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Checks a plan against the graph it claims to place, with lifetimes and sizes derived from the graph, never from
- * the plan: every arena tensor that needs memory has it, of its own size, in its own arena, aligned and inside it; in-place aliases sit
- * exactly on their root; no two tensors whose lifetimes overlap share a byte.
+ * the plan: one entry per subgraph, each naming a subgraph of the graph; every arena tensor that needs memory has
+ * it, and every placement with memory (an empty alias takes its root's) is of its tensor's own size, in its own
+ * arena, aligned and inside it; in-place aliases sit exactly on their root; no two tensors whose lifetimes overlap
+ * share a byte; each declared arena is what its placements need, rounded up to the alignment. A placement's first
+ * and last node and alias root are never read: whoever applies a validated plan takes them from the graph
+ * ({@link #normalized}). Sizes and offsets may be anything a file holds: no sum here can wrap.
  */
 public final class PlanValidator {
     private PlanValidator() {
@@ -18,16 +24,96 @@ public final class PlanValidator {
 
     /** Throws {@link InvalidPlanException} naming the first problem found. */
     public static void validate(Graph graph, Plan plan, long requiredAlignment) {
-        if (plan.subgraphs().size() != graph.subgraphs().size()) {
-            throw new InvalidPlanException("plan '" + plan.planner() + "' covers " + plan.subgraphs().size()
-                    + " subgraphs, the graph has " + graph.subgraphs().size());
+        validate(graph, plan, requiredAlignment, false);
+    }
+
+    /**
+     * As {@link #validate(Graph, Plan, long)}, for a model's plan in a group: its primary rw arena is the
+     * group's shared region, which the group's validator checks, and may be larger than its own tensors need.
+     */
+    public static void validateInGroup(Graph graph, Plan plan, long requiredAlignment) {
+        validate(graph, plan, requiredAlignment, true);
+    }
+
+    private static void validate(Graph graph, Plan plan, long alignment, boolean primaryShared) {
+        if (alignment <= 0) {
+            throw new IllegalArgumentException("alignment " + alignment + " is not positive");
         }
-        for (SubgraphPlan sp : plan.subgraphs()) {
-            validate(graph.subgraphs().get(sp.subgraph()), graph.options(), sp, requiredAlignment);
+        for (SubgraphPlan sp : entriesByIndex(graph, plan)) {
+            validate(graph.subgraphs().get(sp.subgraph()), graph.options(), sp, alignment,
+                    primaryShared && sp.subgraph() == 0);
         }
     }
 
-    private static void validate(Subgraph subgraph, Graph.Options options, SubgraphPlan plan, long alignment) {
+    /**
+     * The plan's subgraph entries by the subgraph each names, refusing an index the graph lacks, two entries for
+     * one subgraph and a subgraph without an entry.
+     */
+    public static SubgraphPlan[] entriesByIndex(Graph graph, Plan plan) {
+        int count = graph.subgraphs().size();
+        if (plan.subgraphs().size() != count) {
+            throw new InvalidPlanException("plan '" + plan.planner() + "' covers " + plan.subgraphs().size()
+                    + " subgraphs, the graph has " + count);
+        }
+        SubgraphPlan[] byIndex = new SubgraphPlan[count];
+        int[] entryOf = new int[count];
+        for (int e = 0; e < count; e++) {
+            int index = plan.subgraphs().get(e).subgraph();
+            if (index < 0 || index >= count) {
+                throw new InvalidPlanException("plan '" + plan.planner() + "', subgraph entry " + e + ": names subgraph "
+                        + index + ", the graph has subgraphs 0.." + (count - 1));
+            }
+            if (byIndex[index] != null) {
+                throw new InvalidPlanException("plan '" + plan.planner() + "', subgraph entry " + e + ": names subgraph "
+                        + index + ", as entry " + entryOf[index] + " does");
+            }
+            byIndex[index] = plan.subgraphs().get(e);
+            entryOf[index] = e;
+        }
+        return byIndex;
+    }
+
+    /**
+     * A plan the validator accepted, as it is applied: its subgraph entries in subgraph order, and each
+     * placement's first and last node and alias root as the graph has them (a plan from a file may say anything
+     * there); the plan itself when it says so already.
+     */
+    public static Plan normalized(Graph graph, Plan plan) {
+        SubgraphPlan[] byIndex = entriesByIndex(graph, plan);
+        boolean changed = false;
+        for (int s = 0; s < byIndex.length; s++) {
+            SubgraphPlan sp = byIndex[s];
+            Lifetimes lifetimes = Lifetimes.reuse(graph.subgraphs().get(s), graph.options());
+            List<Placement> placements = null;
+            for (int i = 0; i < sp.placements().size(); i++) {
+                Placement p = sp.placements().get(i);
+                int t = p.tensor();
+                boolean allocated = lifetimes.allocNode(t) != Lifetimes.NOT_ASSIGNED;
+                int first = allocated ? lifetimes.allocNode(t) : -1;
+                int last = allocated ? lifetimes.lastNode(t) : -1;
+                int root = lifetimes.aliasRoot(t);
+                if (placements == null && (p.first() != first || p.last() != last || p.aliasOf() != root)) {
+                    placements = new ArrayList<>(sp.placements().subList(0, i));
+                }
+                if (placements != null) {
+                    placements.add(new Placement(t, p.arena(), p.offset(), p.bytes(), first, last, root));
+                }
+            }
+            if (placements != null) {
+                byIndex[s] = new SubgraphPlan(sp.subgraph(), sp.arenaBytes(), sp.persistentBytes(), placements,
+                        sp.provenOptimal());
+            }
+            changed |= placements != null || plan.subgraphs().get(s) != byIndex[s];
+        }
+        return changed ? new Plan(plan.planner(), Arrays.asList(byIndex)) : plan;
+    }
+
+    private static void validate(Subgraph subgraph, Graph.Options options, SubgraphPlan plan, long alignment,
+                                 boolean rwArenaShared) {
+        if (plan.arenaBytes() < 0 || plan.persistentBytes() < 0) {
+            throw new InvalidPlanException("subgraph " + subgraph.index() + ": the plan declares arenas of "
+                    + plan.arenaBytes() + " (rw) and " + plan.persistentBytes() + " (persistent) bytes");
+        }
         Lifetimes lifetimes = Lifetimes.reuse(subgraph, options);
         int tensorCount = subgraph.tensors().size();
         Placement[] byTensor = new Placement[tensorCount];
@@ -39,6 +125,10 @@ public final class PlanValidator {
             if (byTensor[p.tensor()] != null) {
                 throw new InvalidPlanException("subgraph " + subgraph.index() + ": the plan places tensor "
                         + p.tensor() + " twice");
+            }
+            if (p.offset() < -1) {
+                throw new InvalidPlanException(name(subgraph, subgraph.tensor(p.tensor())) + ": offset "
+                        + p.offset() + " is neither a place in the arena nor -1 (no memory)");
             }
             byTensor[p.tensor()] = p;
         }
@@ -52,21 +142,26 @@ public final class PlanValidator {
         Extents persistent = new Extents(subgraph, persistentCount);
         int end = Math.max(lifetimes.nodeCount() - 1, 0);
         for (Tensor tensor : subgraph.tensors()) {
-            if (!tensor.allocation().isArena()) {
-                continue;
-            }
             int t = tensor.index();
             Placement p = byTensor[t];
+            if (!tensor.allocation().isArena()) {
+                if (p != null && p.hasMemory()) {
+                    throw new InvalidPlanException(name(subgraph, tensor) + ": the plan gives it bytes from "
+                            + p.offset() + ", but it is " + tensor.allocation().jsonName() + ", not in an arena");
+                }
+                continue;
+            }
             int aliasRoot = lifetimes.aliasRoot(t);
             int root = aliasRoot >= 0 && subgraph.tensor(aliasRoot).allocation() == tensor.allocation() ? aliasRoot : t;
             boolean needsMemory = lifetimes.allocNode(t) != Lifetimes.NOT_ASSIGNED && tensor.bytes() > 0;
-            if (!needsMemory) {
-                continue;
-            }
-            if (p == null || !p.hasMemory()) {
+            if (needsMemory && (p == null || !p.hasMemory())) {
                 throw new InvalidPlanException(name(subgraph, tensor) + ": lives from node " + lifetimes.allocNode(t)
                         + " but the plan gives it no memory");
             }
+            if (p == null || !p.hasMemory()) {
+                continue;
+            }
+            // A tensor that needs none may still have a place (an empty alias takes its root's), checked alike.
             boolean isPersistent = tensor.allocation() == Allocation.ARENA_RW_PERSISTENT;
             if (p.bytes() != tensor.bytes()) {
                 throw new InvalidPlanException(name(subgraph, tensor) + ": the plan gives it " + p.bytes()
@@ -81,11 +176,11 @@ public final class PlanValidator {
                 throw new InvalidPlanException(name(subgraph, tensor) + ": offset " + p.offset()
                         + " is not a multiple of " + alignment);
             }
-            if (p.offset() + tensor.bytes() > arenaBytes) {
-                throw new InvalidPlanException(name(subgraph, tensor) + ": bytes " + p.offset() + ".."
-                        + (p.offset() + tensor.bytes())
-                        + " run past the end of the " + (isPersistent ? "persistent" : "rw") + " arena ("
-                        + arenaBytes + " bytes)");
+            // Both are at least 0: the difference cannot wrap, where offset + bytes could.
+            if (p.offset() > arenaBytes - tensor.bytes()) {
+                throw new InvalidPlanException(name(subgraph, tensor) + ": " + tensor.bytes() + " bytes at offset "
+                        + p.offset() + " run past the end of the " + (isPersistent ? "persistent" : "rw")
+                        + " arena (" + arenaBytes + " bytes)");
             }
             if (root != t) {
                 Placement rootPlacement = byTensor[root];
@@ -96,12 +191,32 @@ public final class PlanValidator {
                             + (rootPlacement == null ? "no offset" : rootPlacement.offset()));
                 }
             }
+            if (!needsMemory) {
+                continue;
+            }
             int last = isPersistent ? end : lifetimes.lastNode(t);
             (isPersistent ? persistent : rw).add(t, p.offset(), p.offset() + tensor.bytes(), lifetimes.allocNode(t),
                     last, root);
         }
         rw.checkNoOverlap(plan.arenaBytes());
         persistent.checkNoOverlap(plan.persistentBytes());
+        if (!rwArenaShared) {
+            checkDeclared(subgraph, "rw", plan.arenaBytes(), rw.highestEnd(), alignment);
+        }
+        checkDeclared(subgraph, "persistent", plan.persistentBytes(), persistent.highestEnd(), alignment);
+    }
+
+    /**
+     * Refuses an arena declared larger than its placements need, rounded up to the alignment: every session
+     * would allocate the excess.
+     */
+    private static void checkDeclared(Subgraph subgraph, String arena, long declared, long needed, long alignment) {
+        long rounded = needed % alignment == 0 ? needed : needed + alignment - needed % alignment;
+        if (declared > rounded) {
+            throw new InvalidPlanException("subgraph " + subgraph.index() + ": the plan declares a " + arena
+                    + " arena of " + declared + " bytes, its placements need " + needed + " (" + rounded
+                    + " rounded up to " + alignment + ")");
+        }
     }
 
     /** The placed tensors of one arena, in primitive arrays: validation runs in every handover. */
@@ -133,6 +248,15 @@ public final class PlanValidator {
             this.last[count] = last;
             this.root[count] = root;
             count++;
+        }
+
+        /** The end of the highest placed tensor; 0 without one. */
+        long highestEnd() {
+            long highest = 0;
+            for (int i = 0; i < count; i++) {
+                highest = Math.max(highest, end[i]);
+            }
+            return highest;
         }
 
         /**

@@ -3,8 +3,9 @@ package dev.tflitearena.plan;
 import dev.tflitearena.graph.Graph;
 
 /**
- * A plan the validator accepted for its graph at an alignment. Only {@link #of} makes one, so whoever holds one
- * may lay the plan out again and again (one arena per session of a model) without checking it each time.
+ * A plan the validator accepted for its graph at an alignment, its subgraph entries in subgraph order. Only
+ * {@link #of} makes one, so whoever holds one may lay the plan out again and again (one arena per session of a
+ * model) without checking it each time, and apply its entries by position.
  */
 public final class ValidatedPlan {
     private final Graph graph;
@@ -20,13 +21,14 @@ public final class ValidatedPlan {
     /** Throws {@link InvalidPlanException} naming the first problem, as {@link PlanValidator#validate} does. */
     public static ValidatedPlan of(Graph graph, Plan plan, long requiredAlignment) {
         PlanValidator.validate(graph, plan, requiredAlignment);
-        return new ValidatedPlan(graph, plan, requiredAlignment);
+        return new ValidatedPlan(graph, PlanValidator.normalized(graph, plan), requiredAlignment);
     }
 
     public Graph graph() {
         return graph;
     }
 
+    /** The plan, entry {@code s} of its subgraphs the plan of subgraph {@code s}. */
     public Plan plan() {
         return plan;
     }

@@ -4,6 +4,7 @@ import dev.tflitearena.graph.Allocation;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.GraphBuilder;
 import dev.tflitearena.graph.Inplace;
+import dev.tflitearena.graph.Subgraph;
 import dev.tflitearena.plan.tflite.TflitePlanner;
 import org.junit.jupiter.api.Test;
 
@@ -103,5 +104,69 @@ class PlanValidatorTest {
         assertEquals(64, validated.alignment());
         Plan broken = edit(plan, 3, p -> at(p, p.offset() + 8));
         assertThrows(InvalidPlanException.class, () -> ValidatedPlan.of(graph(), broken, 64));
+    }
+
+    /** The graph twice, as subgraphs 0 and 1. */
+    private static Graph twoSubgraphs() {
+        Graph one = graph();
+        Subgraph s = one.subgraphs().get(0);
+        return new Graph(one.options(), List.of(s, new Subgraph(1, "second", s.tensors(), s.nodes(), s.inputs(),
+                s.outputs(), s.variables())));
+    }
+
+    private static SubgraphPlan entry(Plan plan, int subgraph) {
+        SubgraphPlan sp = plan.subgraphs().get(0);
+        return new SubgraphPlan(subgraph, sp.arenaBytes(), sp.persistentBytes(), sp.placements());
+    }
+
+    @Test
+    void anOffsetWhoseEndWouldWrapIsRefusedByTensorAndArena() {
+        Plan plan = new TflitePlanner().plan(graph());
+        long wild = Long.MAX_VALUE - 63;
+        assertEquals("subgraph 0, tensor 3 (t3): 256 bytes at offset " + wild + " run past the end of the rw arena ("
+                + plan.subgraphs().get(0).arenaBytes() + " bytes)", refusal(edit(plan, 3, p -> at(p, wild))));
+        assertEquals("subgraph 0, tensor 3 (t3): offset -64 is neither a place in the arena nor -1 (no memory)",
+                refusal(edit(plan, 3, p -> at(p, -64))));
+    }
+
+    @Test
+    void subgraphEntriesAreAppliedByTheSubgraphTheyNameEachOnce() {
+        Plan one = new TflitePlanner().plan(graph());
+        Graph graph = twoSubgraphs();
+        Plan swapped = new Plan("x", List.of(entry(one, 1), entry(one, 0)));
+        ValidatedPlan validated = ValidatedPlan.of(graph, swapped, 64);
+        assertEquals(List.of(0, 1), validated.plan().subgraphs().stream().map(SubgraphPlan::subgraph).toList());
+        String twice = assertThrows(InvalidPlanException.class, () -> PlanValidator.validate(graph,
+                new Plan("x", List.of(entry(one, 0), entry(one, 0))), 64)).getMessage();
+        assertEquals("plan 'x', subgraph entry 1: names subgraph 0, as entry 0 does", twice);
+        String beyond = assertThrows(InvalidPlanException.class, () -> PlanValidator.validate(graph,
+                new Plan("x", List.of(entry(one, 0), entry(one, Integer.MAX_VALUE))), 64)).getMessage();
+        assertEquals("plan 'x', subgraph entry 1: names subgraph 2147483647, the graph has subgraphs 0..1", beyond);
+        assertTrue(refusal(new Plan("x", List.of(entry(one, -1)))).contains("names subgraph -1"));
+    }
+
+    @Test
+    void aDeclaredArenaIsWhatItsPlacementsNeedRoundedUp() {
+        Plan plan = new TflitePlanner().plan(graph());
+        SubgraphPlan sp = plan.subgraphs().get(0);
+        long needed = sp.arenaBytes();
+        long rounded = (needed + 63) / 64 * 64;
+        assertDoesNotThrow(() -> PlanValidator.validate(graph(), new Plan("x", List.of(new SubgraphPlan(0, rounded,
+                sp.persistentBytes(), sp.placements()))), 64));
+        assertEquals("subgraph 0: the plan declares a rw arena of " + (rounded + 1) + " bytes, its placements need "
+                        + needed + " (" + rounded + " rounded up to 64)",
+                refusal(new Plan("x", List.of(new SubgraphPlan(0, rounded + 1, sp.persistentBytes(), sp.placements())))));
+        assertTrue(refusal(new Plan("x", List.of(new SubgraphPlan(0, needed, 1L << 40, sp.placements()))))
+                .startsWith("subgraph 0: the plan declares a persistent arena of 1099511627776 bytes"));
+        assertTrue(refusal(new Plan("x", List.of(new SubgraphPlan(0, -1, sp.persistentBytes(), sp.placements()))))
+                .startsWith("subgraph 0: the plan declares arenas of -1 (rw)"));
+    }
+
+    @Test
+    void lifetimesAndAliasRootsInThePlanAreNeverRead() {
+        Plan plan = new TflitePlanner().plan(graph());
+        Plan wild = edit(plan, 1, p -> new Placement(p.tensor(), p.arena(), p.offset(), p.bytes(), Integer.MAX_VALUE,
+                -7, 99));
+        assertDoesNotThrow(() -> PlanValidator.validate(graph(), wild, 64));
     }
 }

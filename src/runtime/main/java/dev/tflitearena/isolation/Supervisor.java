@@ -74,6 +74,8 @@ public final class Supervisor {
             report = Files.createTempFile("tflite-arena-crash-", ".log");
             Files.delete(report);
             doing = Files.createTempFile("tflite-arena-doing-", ".txt");
+            // An interrupted JVM (Ctrl-C) skips the finally below but runs its shutdown hooks.
+            doing.toFile().deleteOnExit();
             Process child = new ProcessBuilder(command(mainClass, jvmOptions, args, report, doing))
                     .redirectInput(ProcessBuilder.Redirect.INHERIT)
                     .redirectError(ProcessBuilder.Redirect.INHERIT)

@@ -8,6 +8,8 @@ import dev.tflitearena.bridge.check.ConstantProof;
 import dev.tflitearena.bridge.check.SeededInputs;
 import dev.tflitearena.bridge.handover.ArenaTemplate;
 import dev.tflitearena.bridge.handover.JavaArena;
+import dev.tflitearena.bridge.presets.NativeException;
+import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.bridge.sharing.PersistentTensors;
 import dev.tflitearena.bridge.sharing.SharedConstants;
 import dev.tflitearena.graph.Graph;
@@ -18,6 +20,7 @@ import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.Planner;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.ValidatedPlan;
+import dev.tflitearena.plan.baked.BakedEntry;
 import dev.tflitearena.plan.baked.BakedPlan;
 import dev.tflitearena.plan.baked.BakedPlanner;
 import dev.tflitearena.plan.baked.BakedPlans;
@@ -66,7 +69,7 @@ final class InterpreterRecipe {
     private final JavaArena groupArena;
 
     private InterpreterRecipe(NativeModel model, SessionOptions options, Map<Integer, int[]> shapes,
-                              SharedRegions regions, BakedModelPlan baked) {
+                              SharedRegions regions, BakedEntry baked) {
         this.model = model;
         this.options = options;
         this.shapes = shapes;
@@ -78,37 +81,37 @@ final class InterpreterRecipe {
         this.shared = region == null || region.isEmpty() ? null : region;
         Planner planner = options.javaPlanner();
         Graph probed = null;
-        ValidatedPlan fromBaked = null;
-        if (baked.present() && options.bakedPlan() != BakedPlanUse.IGNORED) {
-            String why = baked.whyNot(options);
+        ArenaTemplate fromBaked = null;
+        BakedPlanUse use = options.bakedPlan();
+        if (use != BakedPlanUse.IGNORED && (baked.present() || use == BakedPlanUse.REQUIRED)) {
+            String why = baked.whyNot(NativeRelease.loaded().version(), options.releaseInputs(),
+                    options.order().jsonName(), options.xnnpack());
             if (why == null) {
                 probed = probedGraph();
                 try {
-                    fromBaked = ValidatedPlan.of(probed,
-                            BakedPlans.fitted(new BakedPlanner(baked.plan()).plan(probed), probed), JavaArena.ALIGNMENT);
+                    fromBaked = bakedTemplate(baked.plan(), probed);
                 } catch (InvalidPlanException e) {
                     why = "the validator refused it: " + e.getMessage();
+                } catch (NativeException e) {
+                    why = "its arenas cannot be allocated: " + e.getMessage();
                 }
             }
             if (why != null) {
                 notUsed(why, planner);
             }
-        } else if (options.bakedPlan() == BakedPlanUse.REQUIRED) {
-            notUsed("the model carries none (metadata '" + BakedPlan.NAME + "'; 'bake --for tflite' writes it)",
-                    planner);
         }
         if (fromBaked != null) {
             this.graph = probed;
             this.plan = fromBaked.plan();
-            this.template = ArenaTemplate.of(fromBaked);
+            this.template = fromBaked;
         } else if (planner == null) {
             this.graph = null;
             this.plan = null;
             this.template = null;
         } else {
             this.graph = probed != null ? probed : probedGraph();
-            this.plan = planner.plan(graph);
-            this.template = ArenaTemplate.of(ValidatedPlan.of(graph, plan, JavaArena.ALIGNMENT));
+            this.template = ArenaTemplate.of(ValidatedPlan.of(graph, planner.plan(graph), JavaArena.ALIGNMENT));
+            this.plan = template.plan();
         }
         this.groupArena = null;
     }
@@ -132,8 +135,20 @@ final class InterpreterRecipe {
      * replaces planning as {@link SessionOptions#bakedPlan()} says.
      */
     static InterpreterRecipe of(NativeModel model, SessionOptions options, SharedRegions regions,
-                                BakedModelPlan baked) {
+                                BakedEntry baked) {
         return new InterpreterRecipe(model, options, Map.of(), regions, baked);
+    }
+
+    /**
+     * The baked plan fitted to the probed graph and validated, its arenas allocated once to learn that they can
+     * be: every session allocates them again.
+     */
+    private static ArenaTemplate bakedTemplate(BakedPlan baked, Graph probed) {
+        ArenaTemplate template = ArenaTemplate.of(ValidatedPlan.of(probed,
+                BakedPlans.fitted(new BakedPlanner(baked).plan(probed), probed), JavaArena.ALIGNMENT));
+        try (JavaArena trial = template.allocate()) {
+            return template;
+        }
     }
 
     /** The graph a Java plan places: a probe prepared natively, snapshot, without what the sessions share. */
@@ -181,7 +196,7 @@ final class InterpreterRecipe {
     InterpreterRecipe resized(int input, int[] shape) {
         Map<Integer, int[]> next = new TreeMap<>(shapes);
         next.put(input, shape.clone());
-        return new InterpreterRecipe(model, options, next, regions, BakedModelPlan.NONE);
+        return new InterpreterRecipe(model, options, next, regions, BakedEntry.NONE);
     }
 
     /**

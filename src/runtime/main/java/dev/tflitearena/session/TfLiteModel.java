@@ -3,6 +3,7 @@ package dev.tflitearena.session;
 import dev.tflitearena.bridge.NativeModel;
 import dev.tflitearena.bridge.presets.NativeException;
 import dev.tflitearena.isolation.IsolatedRun;
+import dev.tflitearena.plan.baked.BakedEntry;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,12 +23,12 @@ import java.time.Duration;
 public final class TfLiteModel implements AutoCloseable {
     private final NativeModel model;
     private final SharedRegions regions = new SharedRegions();
-    private final BakedModelPlan baked;
+    private final BakedEntry baked;
 
     private TfLiteModel(NativeModel model) {
         this.model = model;
         try {
-            this.baked = BakedModelPlan.of(model);
+            this.baked = BakedEntry.of(model.bytes(), model.path().toString());
         } catch (RuntimeException e) {
             model.close();
             throw e;

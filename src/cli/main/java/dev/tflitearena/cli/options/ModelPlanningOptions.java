@@ -1,14 +1,10 @@
 package dev.tflitearena.cli.options;
 
-import dev.tflitearena.bridge.presets.NativeRelease;
 import dev.tflitearena.graph.tflite.InvalidModelException;
 import dev.tflitearena.graph.tflite.OfflineMemoryAllocation;
 import dev.tflitearena.graph.tflite.TfliteFile;
 import dev.tflitearena.graph.tflite.TfliteModel;
 import dev.tflitearena.plan.Planner;
-import dev.tflitearena.plan.baked.BakedPlan;
-import dev.tflitearena.plan.baked.BakedPlanner;
-import dev.tflitearena.plan.baked.PlanFingerprint;
 import dev.tflitearena.plan.catalog.Planners;
 import dev.tflitearena.plan.order.Order;
 import dev.tflitearena.plan.place.TflmGreedyPlacer;
@@ -20,10 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 
 /** How 'plan' and 'fit' plan a model, a graph JSON or a buffer set: the planner or --plan, and the graph's rules. */
@@ -71,7 +64,8 @@ public final class ModelPlanningOptions {
 
     /** The plan of --plan, else the planner of --planner for the model or graph JSON {@code input}. */
     public Planner planner(Path input) throws IOException {
-        return planFile.given() ? planFile.read() : strategy(input);
+        return planFile.given() ? planFile.read(input, graph.releaseInputs.on, graph.order.value(),
+                graph.nativeOptions.xnnpack.on) : strategy(input);
     }
 
     /**
@@ -107,26 +101,8 @@ public final class ModelPlanningOptions {
         return new TflmGreedyPlanner(offline.get().offsets());
     }
 
-    /**
-     * The model's baked plan when it has one made for this model, release and options (the first line says so),
-     * else {@code otherwise}, saying on standard error why the baked plan is not used.
-     */
+    /** The model's baked plan, used as a session uses it, else {@code otherwise}. */
     private Planner bakedOr(Path input, Planner otherwise) throws IOException {
-        byte[] bytes = Files.readAllBytes(input);
-        Optional<byte[]> entry = TfliteFile.metadata(ByteBuffer.wrap(bytes), BakedPlan.NAME);
-        if (entry.isEmpty()) {
-            return otherwise;
-        }
-        BakedPlan baked = BakedPlan.decode(entry.get(), input.toString());
-        PlanFingerprint f = baked.fingerprint();
-        List<String> differences = f.differences(f.madeFrom(ByteBuffer.wrap(bytes)),
-                NativeRelease.loaded().version(), graph.releaseInputs.on, graph.order.value().jsonName(),
-                graph.nativeOptions.xnnpack.on);
-        if (!differences.isEmpty()) {
-            spec.commandLine().getErr().println(input + ": its baked plan is not used, planning with "
-                    + otherwise.name() + ": " + String.join("; ", differences));
-            return otherwise;
-        }
-        return new BakedPlanner(baked);
+        return BakedPlanChoice.of(input, otherwise, false, graph, spec.commandLine().getErr()).planner();
     }
 }

@@ -67,6 +67,7 @@ public final class SessionsReport {
                 run.put("within_goal", report.withinGoal());
             } else {
                 run.putNull("within_goal");
+                run.put("goal_not_judged_because", report.notJudgedBecause());
             }
             points(run.putArray("sessions"), r);
             if (report.withoutXnnpack() != null) {
@@ -178,8 +179,8 @@ public final class SessionsReport {
             }
             out.printf("goal: at most working memory %d + %.0f%% of one session's native heap (%d) = %d bytes: %s%n%n",
                     report.workingBytes(), SessionScaling.GOAL_SHARE_OF_ONE_SESSION * 100, r.oneSessionBytes(),
-                    report.goalBytes(), !report.goalJudged() ? "not judged (XNNPACK's share holds its packed weights "
-                            + "when the sessions share nothing)" : report.withinGoal() ? "met" : "NOT met");
+                    report.goalBytes(), !report.goalJudged() ? "not judged (" + report.notJudgedBecause() + ")"
+                            : report.withinGoal() ? "met" : "NOT met");
         }
     }
 }

@@ -21,29 +21,40 @@ import java.util.Optional;
  * A model's plan under TFLM's rules ({@code plan --for tflm}): one arena for every subgraph, TFLM's lifetimes and
  * alignment. With an offline plan in the model, tflm-greedy keeps its offsets and places the rest around them, as
  * TFLM's allocator does; tflm-linear refuses it, as TFLM's LinearMemoryPlanner does; any other placer plans afresh.
+ * An offline plan that does not hold ({@link TflmAllocations#check}) is refused where it would be kept, and
+ * reported ({@code offlineProblem}) where it would not.
  */
-public record TflmPlanView(Path input, TflmAllocations allocations, String planner, long[] offsets, Map<Integer, Long> kept) {
+public record TflmPlanView(Path input, TflmAllocations allocations, String planner, long[] offsets, Map<Integer, Long> kept,
+                           String offlineProblem) {
 
     public static TflmPlanView of(Path input, TflmAllocations allocations, Placer placer) {
-        Optional<OfflineMemoryAllocation> offline = OfflineMemoryAllocation.of(allocations.model());
+        Optional<OfflineMemoryAllocation> entry = OfflineMemoryAllocation.of(allocations.model());
         BufferSet buffers = allocations.buffers();
-        Map<Integer, Long> kept = Map.of();
-        if (offline.isPresent() && placer.name().equals(TflmLinearPlacer.NAME)) {
+        Map<Integer, Long> offline = Map.of();
+        String problem = null;
+        if (entry.isPresent()) {
+            offline = allocations.offline(entry.get());
+            try {
+                allocations.check(entry.get());
+            } catch (InvalidPlanException e) {
+                problem = e.getMessage();
+            }
+        }
+        if (entry.isPresent() && placer.name().equals(TflmLinearPlacer.NAME)) {
             throw new IllegalArgumentException(input + " holds an offline plan (" + OfflineMemoryAllocation.NAME
                     + "), which TFLM's LinearMemoryPlanner refuses; " + TflmGreedyPlacer.NAME + " keeps it");
         }
-        if (offline.isPresent() && placer.name().equals(TflmGreedyPlacer.NAME)) {
-            kept = allocations.offline(offline.get());
+        Map<Integer, Long> kept = placer.name().equals(TflmGreedyPlacer.NAME) ? offline : Map.of();
+        if (!kept.isEmpty()) {
             placer = new TflmGreedyPlacer(kept);
         }
-        long[] offsets = placer.place(buffers).offsets();
-        try {
-            buffers.validate(offsets, allocations::describe);
-        } catch (InvalidPlanException e) {
-            throw kept.isEmpty() ? e : new InvalidPlanException(input + ": the offline plan does not fit TFLM's "
-                    + "lifetimes: " + e.getMessage());
+        if (problem != null && !kept.isEmpty()) {
+            throw new InvalidPlanException(input + ": the model's offline plan does not hold: " + problem + " (TFLM "
+                    + "would run it as given; 'bake --for tflm --replace' writes a new one)");
         }
-        return new TflmPlanView(input, allocations, placer.name(), offsets, kept);
+        long[] offsets = placer.place(buffers).offsets();
+        buffers.validate(offsets, allocations::describe);
+        return new TflmPlanView(input, allocations, placer.name(), offsets, kept, problem);
     }
 
     public BufferSet buffers() {
@@ -74,6 +85,9 @@ public record TflmPlanView(Path input, TflmAllocations allocations, String plann
         root.put("gap", LowerBound.gap(arena, bound));
         root.put("optimal_proven", arena == bound);
         root.put("offline_offsets_kept", kept.size());
+        if (offlineProblem != null) {
+            root.put("offline_plan_problem", offlineProblem);
+        }
         root.put("steps", buffers.steps());
         ArrayNode tensors = root.putArray("tensors");
         for (int i = 0; i < buffers.buffers().size(); i++) {
@@ -102,6 +116,9 @@ public record TflmPlanView(Path input, TflmAllocations allocations, String plann
                 subgraphs(), buffers.steps(), planner, arena, bound,
                 PlanReport.percent(LowerBound.gap(arena, bound)),
                 kept.isEmpty() ? "" : "; " + countOffsets(kept.size()) + " kept from the model's offline plan");
+        if (offlineProblem != null) {
+            out.println("the model's offline plan, not used here, does not hold: " + offlineProblem);
+        }
         TextTable table = new TextTable("subgraph", "tensor", "offset", "bytes", "size", "first", "last", "offline",
                 "name").leftAlign(8);
         for (int i = 0; i < buffers.buffers().size(); i++) {

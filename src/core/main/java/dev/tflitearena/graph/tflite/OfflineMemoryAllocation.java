@@ -10,10 +10,11 @@ import java.util.Optional;
 /**
  * TFLM's offline memory plan, the model metadata named {@value #NAME}: int32 values, little-endian, a version,
  * a subgraph count, the number of offsets n, then n offsets from the start of the arena, one per tensor of
- * every subgraph in turn (TFLM ignores the version and the subgraph count, and so does this reader), -1 for
- * a tensor planned online. {@code offsets} holds them per subgraph, by tensor index.
+ * every subgraph in turn (TFLM ignores the version and the subgraph count; this reader keeps them), -1 for
+ * a tensor planned online. {@code offsets} holds them per subgraph, by tensor index; {@code subgraphs} is the
+ * count the entry declares, which TFLM never reads.
  */
-public record OfflineMemoryAllocation(int version, List<int[]> offsets) {
+public record OfflineMemoryAllocation(int version, int subgraphs, List<int[]> offsets) {
     public static final String NAME = "OfflineMemoryAllocation";
     /** The offset of a tensor TFLM plans online (its kOnlinePlannedBuffer). */
     public static final int ONLINE = -1;
@@ -51,7 +52,7 @@ public record OfflineMemoryAllocation(int version, List<int[]> offsets) {
         }
         ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
         int version = b.getInt();
-        b.getInt();
+        int subgraphs = b.getInt();
         int count = b.getInt();
         int tensors = model.subgraphs().stream().mapToInt(s -> s.tensors().size()).sum();
         if (count != tensors) {
@@ -74,6 +75,6 @@ public record OfflineMemoryAllocation(int version, List<int[]> offsets) {
             }
             offsets.add(o);
         }
-        return new OfflineMemoryAllocation(version, offsets);
+        return new OfflineMemoryAllocation(version, subgraphs, offsets);
     }
 }

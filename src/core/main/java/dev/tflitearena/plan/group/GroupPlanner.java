@@ -85,7 +85,7 @@ public final class GroupPlanner {
                         + " bytes, the shared region " + plan.sharedBytes());
             }
             try {
-                PlanValidator.validate(graphs.get(m), plan.models().get(m), requiredAlignment);
+                PlanValidator.validateInGroup(graphs.get(m), plan.models().get(m), requiredAlignment);
             } catch (InvalidPlanException e) {
                 throw new InvalidPlanException("model " + m + ": " + e.getMessage());
             }

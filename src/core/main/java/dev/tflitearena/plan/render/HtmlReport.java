@@ -34,9 +34,9 @@ public final class HtmlReport {
 
     /**
      * A plain table under its heading, such as the demo's ledger: the first column names a row, the others hold
-     * figures.
+     * figures. {@code introduction}, a paragraph above it, says what the figures are of; empty for none.
      */
-    public record Table(String heading, List<String> header, List<List<String>> rows) {
+    public record Table(String heading, String introduction, List<String> header, List<List<String>> rows) {
         public Table {
             header = List.copyOf(header);
             rows = rows.stream().map(List::copyOf).toList();
@@ -105,6 +105,9 @@ public final class HtmlReport {
         html.append("<p class=\"explanation\">").append(Xml.escape(EXPLANATION)).append("</p>\n");
         if (table != null) {
             html.append("<h2>").append(Xml.escape(table.heading())).append("</h2>\n");
+            if (!table.introduction().isEmpty()) {
+                html.append("<p class=\"introduction\">").append(Xml.escape(table.introduction())).append("</p>\n");
+            }
             table(html, table);
         }
         int picture = 0;

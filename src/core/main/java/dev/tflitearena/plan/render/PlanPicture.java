@@ -79,13 +79,24 @@ public record PlanPicture(String title, List<Panel> panels) {
         }
 
         /**
-         * The label cut to {@code chars} for a small space: its {@link #firstName}, keeping the end of a longer
-         * one, since names share their scope prefix ({@code model_1/model/...}) and differ at the end.
+         * The label for a space of {@code chars}: its {@link #firstName}, else the last part of that name (names
+         * share their scope prefix, {@code model_1/model/...}, and differ at the end), cut at the front only where
+         * at least {@value #MIN_CUT_CHARS} characters of it remain; else empty, and the box goes unlabelled (its
+         * tooltip names it whole): three letters of a name tell a reader nothing.
          */
         public String shortLabel(int chars) {
             String first = firstName(label);
-            return first.length() <= chars ? first : "..." + first.substring(first.length() - Math.max(chars - 3, 0));
+            if (first.length() <= chars) {
+                return first;
+            }
+            String last = first.substring(first.lastIndexOf('/') + 1);
+            if (last.length() <= chars) {
+                return last;
+            }
+            return chars - 3 >= MIN_CUT_CHARS ? "..." + last.substring(last.length() - (chars - 3)) : "";
         }
+
+        private static final int MIN_CUT_CHARS = 10;
 
         public String interval() {
             return PlanPicture.interval(first, last);

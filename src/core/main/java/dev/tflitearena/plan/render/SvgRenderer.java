@@ -265,6 +265,9 @@ public final class SvgRenderer {
                 return;
             }
             String text = box.shortLabel(fits);
+            if (text.isEmpty()) {
+                return;
+            }
             double baseline = box.alias() ? y(box.offset()) - 4 : y(box.offset() + box.bytes()) + 12;
             text(svg, x(box.first()) + 3, baseline, "", text);
         }

@@ -134,7 +134,8 @@ public final class TflmAllocations {
 
     /**
      * The offsets of an offline plan that TFLM keeps, by id: those of the tensors that need allocating; it
-     * ignores the others' (a constant's, an empty tensor's).
+     * ignores the others' (a constant's, an empty tensor's). As TFLM takes them: {@link #check} says whether
+     * they hold.
      */
     public Map<Integer, Long> offline(OfflineMemoryAllocation plan) {
         Map<Integer, Long> offsets = new HashMap<>();
@@ -145,6 +146,57 @@ public final class TflmAllocations {
             }
         }
         return offsets;
+    }
+
+    /**
+     * Refuses an offline plan that does not hold, naming the first problem. TFLM itself checks almost nothing
+     * of it, and runs as given an overlap, a negative or misaligned offset, an arena inflated by an offset far
+     * out (its own tests keep two live inputs on one offset). The plan holds when its version is
+     * {@value TflmOfflinePlan#VERSION}, it declares the model's subgraph count, every offset it gives a tensor
+     * that needs allocating is a multiple of the alignment, no two of those tensors that live at once share a
+     * byte, and none ends beyond {@link #totalBytes} (every buffer end to end, which no sensible plan passes).
+     * The reader has refused a wrong offset count and offsets below -1 already.
+     */
+    public void check(OfflineMemoryAllocation plan) {
+        String where = "metadata '" + OfflineMemoryAllocation.NAME + "'";
+        if (plan.version() != TflmOfflinePlan.VERSION) {
+            throw new InvalidPlanException(where + ": version " + plan.version() + "; TFLM's offline plans are version "
+                    + TflmOfflinePlan.VERSION + " (Vela and this project write it)");
+        }
+        if (plan.subgraphs() != model.subgraphs().size()) {
+            throw new InvalidPlanException(where + ": declares " + plan.subgraphs() + " subgraphs, the model has "
+                    + model.subgraphs().size());
+        }
+        Map<Integer, Long> offsets = offline(plan);
+        List<BufferSet.Buffer> baked = new ArrayList<>();
+        long total = totalBytes();
+        for (Entry e : entries) {
+            Long offset = offsets.get(e.id());
+            if (offset == null) {
+                continue;
+            }
+            if (offset % alignment != 0) {
+                throw new InvalidPlanException(where + ": " + describe(e.id()) + " at offset " + offset
+                        + ", not a multiple of TFLM's alignment of " + alignment);
+            }
+            if (offset + e.size() > total) {
+                throw new InvalidPlanException(where + ": " + describe(e.id()) + " at bytes " + offset + ".."
+                        + (offset + e.size()) + ", beyond the " + total + " bytes every buffer of the model takes end "
+                        + "to end: an arena inflated for nothing");
+            }
+            baked.add(new BufferSet.Buffer(e.id(), e.size(), e.first(), e.last()));
+        }
+        try {
+            new BufferSet(baked, steps, alignment).validate(baked.stream().mapToLong(b -> offsets.get(b.id()))
+                    .toArray(), this::describe);
+        } catch (InvalidPlanException e) {
+            throw new InvalidPlanException(where + ": " + e.getMessage());
+        }
+    }
+
+    /** What every buffer that needs allocating takes, laid end to end. */
+    public long totalBytes() {
+        return entries.stream().filter(Entry::needsAllocating).mapToLong(Entry::size).sum();
     }
 
     /** Walks the subgraphs as MarkAllocationLifetimes does, from subgraph 0, on one scope counter. */

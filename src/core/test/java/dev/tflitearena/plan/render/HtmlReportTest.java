@@ -123,7 +123,7 @@ class HtmlReportTest {
 
     @Test
     void aLedgerIsATableOfFiguresAboveTheSections() throws Exception {
-        HtmlReport.Table ledger = new HtmlReport.Table("Ledger", List.of("ledger", "float32", "int8"), List.of(
+        HtmlReport.Table ledger = new HtmlReport.Table("Ledger", "", List.of("ledger", "float32", "int8"), List.of(
                 List.of("naive total", "2,011,040", "502,760"), List.of("  measured", "2,011,040", "502,760")));
         String html = HtmlReport.render("demo", PROVENANCE, ledger,
                 List.of(new HtmlReport.Section("float32", List.of(), List.of())));

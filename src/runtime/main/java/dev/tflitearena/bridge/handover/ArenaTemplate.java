@@ -1,5 +1,6 @@
 package dev.tflitearena.bridge.handover;
 
+import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.ValidatedPlan;
 
 /**
@@ -22,6 +23,11 @@ public final class ArenaTemplate {
                     + " bytes; a Java arena needs multiples of " + JavaArena.ALIGNMENT);
         }
         return new ArenaTemplate(validated);
+    }
+
+    /** The validated plan, its subgraph entries in subgraph order. */
+    public Plan plan() {
+        return validated.plan();
     }
 
     /** A new arena laid out by the plan; nothing is checked again. */
