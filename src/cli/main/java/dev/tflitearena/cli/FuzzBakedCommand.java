@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "fuzz-baked", mixinStandardHelpOptions = true,
@@ -45,13 +46,18 @@ final class FuzzBakedCommand implements Callable<Integer> {
     long seed;
 
     @Option(names = "--out", defaultValue = "target/fuzz-baked", paramLabel = "DIR",
-            description = "Where the tampered models are written, a folder per model beside its original "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "Where the tampered models are written, a folder per model with its original and "
+                    + "edits.tsv, each file's edit and what it must get (default: ${DEFAULT-VALUE}).")
     Path out;
 
     @Option(names = "--models-dir", defaultValue = "tests/models", paramLabel = "DIR",
             description = "The real models, beside the sample models (default: ${DEFAULT-VALUE}).")
     Path modelsDir;
+
+    @Option(names = "--samples", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Bake the sample models too (default: ${DEFAULT-VALUE}; --no-samples: the real ones "
+                    + "alone).")
+    boolean samples;
 
     @Option(names = "--command-line", description = "Also put every file through the command line.")
     boolean commandLine;
@@ -79,7 +85,11 @@ final class FuzzBakedCommand implements Callable<Integer> {
                 commandLine ? BakedCommandsProbe.class : null);
         BakedPlanFuzz.Report report;
         try (ProgressDisplay display = progress.open()) {
-            report = BakedPlanFuzz.run(ModelFuzz.sources(modelsDir), settings, display);
+            Map<String, byte[]> models = ModelFuzz.sources(modelsDir);
+            if (!samples) {
+                models.keySet().retainAll(models.keySet().stream().filter(name -> name.endsWith(".tflite")).toList());
+            }
+            report = BakedPlanFuzz.run(models, settings, display);
         }
         output.print(() -> json(report), o -> print(o, report));
         return report.clean() ? 0 : CompareCommand.EXIT_DIFFERENT;

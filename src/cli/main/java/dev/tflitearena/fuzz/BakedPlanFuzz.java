@@ -23,11 +23,14 @@ import java.util.Map;
  * A seeded campaign of tampered baked plans ({@link BakedPlanTampering}): each model baked with TFLite's rules,
  * its entry tampered with field by field, and every tampered model put through sessions in child JVMs
  * ({@link BakedPlanProbe}), where a crash kills only the child and is counted. With a probe of the command line,
- * each file also goes through it there. Files stay in {@code out}: a finding is reproduced from its file.
+ * each file also goes through it there. Files stay in {@code out}, a folder per model with its original and
+ * {@value #EDITS}: a finding is reproduced from its file.
  */
 public final class BakedPlanFuzz {
     /** The original model, in the folder of its tampered copies, each named INDEX-EXPECT.tflite. */
     public static final String ORIGINAL = "original.tflite";
+    /** Beside them, what each file's edit is and what it is expected to get, tab-separated. */
+    public static final String EDITS = "edits.tsv";
     private static final SessionOptions OPTIONS = SessionOptions.DEFAULT.withPlanner("tflite");
     /** The models a plan is copied onto, besides its own. */
     private static final int OTHERS = 2;
@@ -95,12 +98,16 @@ public final class BakedPlanFuzz {
             }
             Path dir = Files.createDirectories(settings.out().resolve(stem(name)));
             Files.write(dir.resolve(ORIGINAL), models.get(name));
+            StringBuilder edits = new StringBuilder("file\texpected\tedit\n");
             for (int i = 0; i < made.size(); i++) {
                 Path file = Files.write(dir.resolve(i + "-" + made.get(i).expect().name() + ".tflite"),
                         made.get(i).model());
                 files.add(file);
                 tampered.put(file, made.get(i));
+                edits.append(file.getFileName()).append('\t').append(made.get(i).expect().name().toLowerCase())
+                        .append('\t').append(made.get(i).edit()).append('\n');
             }
+            Files.writeString(dir.resolve(EDITS), edits);
         }
         Map<Expect, Integer> expected = new EnumMap<>(Expect.class);
         tampered.values().forEach(t -> expected.merge(t.expect(), 1, Integer::sum));
