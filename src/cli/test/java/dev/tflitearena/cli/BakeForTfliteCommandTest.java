@@ -83,4 +83,39 @@ class BakeForTfliteCommandTest {
         assertTrue(noPlan.err().contains("no baked plan (metadata 'tflite_arena.plan'); 'bake --for tflite' writes one"),
                 noPlan.err());
     }
+
+    @Test
+    void runUsesTheBakedPlanAsASessionDoesAndAPlanFileMustBeForTheModelRun() throws Exception {
+        Path out = temp.resolve("baked.tflite");
+        assertEquals(0, run("bake", MODEL.toString(), "--for", "tflite", "--planner", "tflite", "-o", out.toString(),
+                "--quiet").status());
+        Cli.Result baked = run("run", out.toString(), "--json", "--quiet");
+        assertEquals(0, baked.status(), baked.err());
+        assertEquals("baked", baked.json().get("planner").asText());
+        assertEquals("used", baked.json().get("baked_plan").asText());
+        Cli.Result named = run("run", out.toString(), "--planner", "greedy-by-size", "--json", "--quiet");
+        assertEquals("not_used", named.json().get("baked_plan").asText());
+        assertEquals("--planner names greedy-by-size", named.json().get("baked_plan_why").asText());
+        Cli.Result released = run("run", out.toString(), "--release-inputs", "--json", "--quiet");
+        assertEquals("tflite", released.json().get("planner").asText());
+        assertTrue(released.json().get("baked_plan_why").asText().startsWith("the plan keeps graph inputs to the end"),
+                released.out());
+        assertEquals("none", run("run", MODEL.toString(), "--json", "--quiet").json().get("baked_plan").asText());
+
+        Path other = TestModels.named("hand_landmark_lite.tflite");
+        Cli.Result foreign = run("run", other.toString(), "--plan", out.toString(), "--quiet");
+        assertEquals(Main.EXIT_ERROR, foreign.status());
+        assertTrue(foreign.err().contains("its baked plan is not for " + other + " as run here: " + other
+                + " is not the one the plan was made from"), foreign.err());
+        assertTrue(foreign.err().contains("(--ignore-fingerprint uses it all the same)"), foreign.err());
+        Cli.Result ignored = run("run", other.toString(), "--plan", out.toString(), "--ignore-fingerprint", "--quiet");
+        assertEquals(Main.EXIT_ERROR, ignored.status());
+        assertTrue(ignored.err().contains("the plan gives it"), "the validator has the last word: " + ignored.err());
+        Cli.Result options = run("run", MODEL.toString(), "--plan", out.toString(), "--release-inputs", "--quiet");
+        assertEquals(Main.EXIT_ERROR, options.status());
+        assertTrue(options.err().contains("the plan keeps graph inputs to the end"), options.err());
+        Cli.Result misplaced = run("run", MODEL.toString(), "--ignore-fingerprint", "--quiet");
+        assertEquals(Main.EXIT_ERROR, misplaced.status());
+        assertTrue(misplaced.err().contains("--ignore-fingerprint is for a baked --plan"), misplaced.err());
+    }
 }
