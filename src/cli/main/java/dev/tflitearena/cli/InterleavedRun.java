@@ -2,6 +2,7 @@ package dev.tflitearena.cli;
 
 import dev.tflitearena.cli.options.ProgressOptions;
 import dev.tflitearena.graph.TfliteRelease;
+import dev.tflitearena.plan.baked.PlanFingerprint;
 import dev.tflitearena.progress.ProgressCounter;
 import dev.tflitearena.progress.Progress;
 import dev.tflitearena.release.compare.InterleavedAnalysis;
@@ -9,9 +10,12 @@ import dev.tflitearena.release.compare.ReleaseComparison;
 import dev.tflitearena.release.compare.RoundReport;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -20,6 +24,9 @@ import java.util.List;
  * JVM per side, so that one JVM's luck (its heap's layout, where its arenas landed) is one round's, not the side's.
  */
 final class InterleavedRun {
+    /** JavaCPP's cache folder, which a command's own child JVM inherits with the rest of its options. */
+    static final String CACHE_PROPERTY = "org.bytedeco.javacpp.cachedir";
+
     /** One side: a release's jar or a jar given, and the models it times. */
     record Side(String label, Path jar, Path models) {
     }
@@ -65,8 +72,9 @@ final class InterleavedRun {
     }
 
     private RoundReport round(Side side, Path out, String plansFor) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(java(), "-jar", side.jar().toString(), "release-round",
-                "--models-dir", side.models().toString(), "--out", out.toString(), ProgressOptions.QUIET));
+        List<String> command = new ArrayList<>(javaJar(side.jar()));
+        command.addAll(List.of("release-round", "--models-dir", side.models().toString(), "--out", out.toString(),
+                ProgressOptions.QUIET));
         command.addAll(roundArguments);
         if (plansFor != null) {
             command.add("--plans-for");
@@ -89,6 +97,25 @@ final class InterleavedRun {
     /** The jar of a release's Maven profile, as {@code mvn -P tflite-X.Y package} builds it. */
     static Path releaseJar(TfliteRelease release) {
         return Path.of("target", "tflite-" + release.version(), "tflite-arena.jar");
+    }
+
+    /**
+     * {@code java -jar JAR} with the jar's natives extracted to a JavaCPP cache of its own. JavaCPP keys its cache
+     * by the jar's file name, and every release's jar is a tflite-arena.jar: two releases' JVMs starting at once
+     * would extract different TFLite libraries into one folder. The cache is named by the jar's folder and a hash
+     * of its path, so that a release's jar finds its natives again next time.
+     */
+    static List<String> javaJar(Path jar) {
+        return List.of(java(), "-D" + CACHE_PROPERTY + "=" + cacheDirectory(jar), "-jar", jar.toString());
+    }
+
+    static Path cacheDirectory(Path jar) {
+        Path absolute = jar.toAbsolutePath().normalize();
+        Path folder = absolute.getParent() == null ? null : absolute.getParent().getFileName();
+        String hash = HexFormat.of().formatHex(PlanFingerprint.sha256(ByteBuffer.wrap(absolute.toString()
+                .getBytes(StandardCharsets.UTF_8))), 0, 6);
+        return Path.of(System.getProperty("user.home"), ".javacpp", "cache",
+                "tflite-arena-" + (folder == null ? "" : folder + "-") + hash);
     }
 
     static String java() {

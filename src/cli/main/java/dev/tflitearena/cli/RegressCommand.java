@@ -46,6 +46,12 @@ final class RegressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (files.size() > 2) {
+            throw new IllegalArgumentException(files.get(2) + ": one file too many: regress takes BASELINE.json "
+                    + "CURRENT.json, or COMPARISON.json alone");
+        }
+        allowance("--max-arena-growth", maxArenaGrowth);
+        allowance("--max-latency-growth", maxLatencyGrowth);
         PrintWriter stdout = spec.commandLine().getOut();
         List<Regression.Finding> findings;
         if (files.size() == 1) {
@@ -74,5 +80,13 @@ final class RegressCommand implements Callable<Integer> {
                 + (findings.size() == 1 ? "" : "s"));
         stdout.flush();
         return findings.isEmpty() ? 0 : CompareCommand.EXIT_DIFFERENT;
+    }
+
+    /** An allowance is a percentage of 0 or more: NaN would turn its gate off, a negative one fail it always. */
+    private static void allowance(String option, double percent) {
+        if (!(percent >= 0) || Double.isInfinite(percent)) {
+            throw new IllegalArgumentException(option + " " + percent + ": an allowance is a finite percentage of 0 "
+                    + "or more");
+        }
     }
 }

@@ -22,6 +22,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import dev.tflitearena.progress.Progress;
+import java.util.regex.Pattern;
+import java.util.regex.Matcher;
+import java.nio.charset.StandardCharsets;
+import java.io.InputStreamReader;
+import java.io.BufferedWriter;
+import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +36,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 
 @Command(name = "releases", mixinStandardHelpOptions = true,
         description = {"Runs 'release-report' on every TFLite release, each in its own JVM: builds the jar of each "
@@ -44,6 +54,11 @@ import java.util.concurrent.Callable;
                 + "plan moved. Writes DIR/compare-A-B/comparison.json, comparison.md and comparison.html, and the "
                 + "rounds' files; 'regress' gates on comparison.json."})
 final class ReleasesCommand implements Callable<Integer> {
+    /** Maven's "Building tflite-arena-core 0.1.0-SNAPSHOT" and "--- compiler:3.13.0:compile (default-compile)". */
+    private static final Pattern BUILDING = Pattern.compile("\\[INFO\\] Building (\\S+) ");
+    private static final Pattern STEP = Pattern.compile("\\[INFO\\] --- (\\S+?)(:\\S+)?:(\\S+) ");
+    private static final int BUILD_LINES_SHOWN = 30;
+
     @Option(names = "--out", defaultValue = "target/releases", paramLabel = "DIR",
             description = "Where the reports and the table go (default: ${DEFAULT-VALUE}).")
     Path out;
@@ -117,12 +132,12 @@ final class ReleasesCommand implements Callable<Integer> {
                 Path jar = InterleavedRun.releaseJar(release);
                 if (!noBuild) {
                     steps.next("building TFLite " + release + ": " + jar);
-                    build(release);
+                    build(release, display);
                 }
                 Path report = out.resolve(release.version() + ".json");
                 steps.next("measuring TFLite " + release + ": " + report);
-                List<String> command = new ArrayList<>(List.of(InterleavedRun.java(), "-jar", jar.toString(), "release-report",
-                        "--out", report.toString()));
+                List<String> command = new ArrayList<>(InterleavedRun.javaJar(jar));
+                command.addAll(List.of("release-report", "--out", report.toString()));
                 command.addAll(List.of("--models-dir", measurement.modelsDirectory.toString()));
                 if (progress.quiet()) {
                     command.add(ProgressOptions.QUIET);
@@ -149,9 +164,13 @@ final class ReleasesCommand implements Callable<Integer> {
         if (!(confidence > 0 && confidence < 100)) {
             throw new IllegalArgumentException("--confidence must be between 0 and 100, got " + confidence);
         }
-        List<Path> models = ReleaseReportCommand.models(measurement.modelsDirectory);
+        if (round.samples < 1 || round.warmup < 0) {
+            throw new IllegalArgumentException("--samples " + round.samples + ", --warmup " + round.warmup + ": a round "
+                    + "takes at least 1 sample and no negative warm-up");
+        }
+        List<Path> models = modelsIn(measurement.modelsDirectory);
         Path bModels = modelsB == null ? measurement.modelsDirectory : modelsB;
-        ReleaseReportCommand.models(bModels);
+        modelsIn(bModels);
         int needed = PairedRatio.minimumRounds(InterleavedAnalysis.each(confidence / 100, models.size()));
         if (rounds < needed) {
             throw new IllegalArgumentException("--rounds " + rounds + " is too few: intervals at " + confidence
@@ -180,6 +199,11 @@ final class ReleasesCommand implements Callable<Integer> {
                         + "built)");
             }
         }
+        for (InterleavedRun.Side side : sides) {
+            if (side.label().endsWith(".jar")) {
+                checkRunnableJar(side.jar());
+            }
+        }
         PrintWriter stdout = spec.commandLine().getOut();
         ReleaseComparison comparison;
         try (ProgressDisplay display = progress.openAsLines()) {
@@ -188,8 +212,11 @@ final class ReleasesCommand implements Callable<Integer> {
                 for (String version : compare.stream().filter(s -> !s.strip().endsWith(".jar"))
                         .map(s -> TfliteRelease.of(s).version()).distinct().toList()) {
                     display.step("building TFLite " + version + ": " + InterleavedRun.releaseJar(TfliteRelease.of(version)));
-                    build(TfliteRelease.of(version));
+                    build(TfliteRelease.of(version), display);
                 }
+            }
+            for (InterleavedRun.Side side : sides) {
+                checkRunnableJar(side.jar());
             }
             comparison = new InterleavedRun(sides.get(0), sides.get(1), directory.resolve("rounds"), round.asArguments())
                     .run(rounds, confidence / 100, display);
@@ -208,6 +235,30 @@ final class ReleasesCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The models of a side's directory, refused before any round when there are none. */
+    private static List<Path> modelsIn(Path directory) throws IOException {
+        List<Path> models = ReleaseReportCommand.models(directory);
+        if (models.isEmpty()) {
+            throw new IllegalArgumentException(directory + ": no .tflite model in it, nothing to compare");
+        }
+        return models;
+    }
+
+    /** Refuses, before any round, a jar that is not this project's command line (corrupt, or another's). */
+    private static void checkRunnableJar(Path jar) {
+        String mainClass;
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Manifest manifest = file.getManifest();
+            mainClass = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(jar + ": not a runnable jar of this project: " + e.getMessage());
+        }
+        if (!Main.class.getName().equals(mainClass)) {
+            throw new IllegalArgumentException(jar + ": not a runnable jar of this project (its Main-Class is "
+                    + mainClass + ", not " + Main.class.getName() + ")");
+        }
+    }
+
     /** A side's name in a directory's name: the release, or the jar's file name without ".jar". */
     private static String name(String side) {
         String file = Path.of(side.strip()).getFileName().toString();
@@ -221,10 +272,47 @@ final class ReleasesCommand implements Callable<Integer> {
         }
     }
 
-    /** Builds a release's jar: the command line's module and those it needs, tests compiled but not run. */
-    private static void build(TfliteRelease release) throws IOException, InterruptedException {
-        run("mvn", "-q", "-B", "-P", "tflite-" + release.version(), "package", "-DskipTests", "-DskipModelFetch",
-                "-pl", "src/cli", "-am");
+    /**
+     * Builds a release's jar: the command line's module and those it needs, tests compiled but not run. Maven's
+     * output goes to {@code build-X.Y.log} under --out, never to standard output (which --json keeps for JSON);
+     * the module and step it is at go to {@code progress}, and the log's end to standard error if it fails.
+     */
+    private void build(TfliteRelease release, Progress progress) throws IOException, InterruptedException {
+        Files.createDirectories(out);
+        Path log = out.resolve("build-" + release.version() + ".log");
+        String label = "building TFLite " + release.version();
+        Process process = new ProcessBuilder("mvn", "-B", "-P", "tflite-" + release.version(), "package",
+                "-DskipTests", "-DskipModelFetch", "-pl", "src/cli", "-am").redirectErrorStream(true).start();
+        process.getOutputStream().close();
+        String module = "";
+        List<String> tail = new ArrayList<>();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8)); BufferedWriter written = Files.newBufferedWriter(log)) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                written.write(line);
+                written.newLine();
+                tail.add(line);
+                if (tail.size() > BUILD_LINES_SHOWN) {
+                    tail.remove(0);
+                }
+                Matcher building = BUILDING.matcher(line);
+                Matcher step = STEP.matcher(line);
+                if (building.find()) {
+                    module = building.group(1);
+                    progress.step(label + ": " + module);
+                } else if (step.find()) {
+                    progress.step(label + ": " + module + ", " + step.group(1) + ":" + step.group(3));
+                }
+            }
+        }
+        int status = process.waitFor();
+        if (status != 0) {
+            PrintWriter err = spec.commandLine().getErr();
+            tail.forEach(err::println);
+            err.flush();
+            throw new IllegalStateException(label + " failed (mvn exited with status " + status + "); its output is in "
+                    + log);
+        }
     }
 
     /** Runs a command with this one's output; fails unless it exits 0, or 1 (a difference found). */

@@ -10,6 +10,7 @@ import dev.tflitearena.session.PlanBaking;
 import dev.tflitearena.session.SessionOptions;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A seeded campaign of tampered baked plans ({@link BakedPlanTampering}): each model baked with TFLite's rules,
@@ -66,6 +68,10 @@ public final class BakedPlanFuzz {
         }
     }
 
+    /** A tampered file's edit, and what it must get. */
+    private record Written(String edit, Expect expect) {
+    }
+
     private BakedPlanFuzz() {
     }
 
@@ -84,28 +90,33 @@ public final class BakedPlanFuzz {
             }
         }
         List<Path> files = new ArrayList<>();
-        Map<Path, Tampered> tampered = new LinkedHashMap<>();
+        // What each file is; its bytes are on disk only: the copies of a large model take gigabytes.
+        Map<Path, Written> tampered = new LinkedHashMap<>();
         List<String> names = new ArrayList<>(baked.keySet());
         for (int m = 0; m < names.size(); m++) {
             String name = names.get(m);
             PlanBaking.Baked b = baked.get(name);
-            List<Tampered> made = new ArrayList<>(BakedPlanTampering.of(b.model(), b.plan(), b.graph(),
-                    settings.rawPerModel(), settings.seed() * 31 + m));
-            // Each model also gets the entries of the models after it: files compare with their own original.
-            for (int k = 1; k <= OTHERS && k < names.size(); k++) {
-                String from = names.get((m + k) % names.size());
-                made.add(BakedPlanTampering.onOtherModel(models.get(name), baked.get(from).plan(), from));
-            }
             Path dir = Files.createDirectories(settings.out().resolve(stem(name)));
             Files.write(dir.resolve(ORIGINAL), models.get(name));
             StringBuilder edits = new StringBuilder("file\texpected\tedit\n");
-            for (int i = 0; i < made.size(); i++) {
-                Path file = Files.write(dir.resolve(i + "-" + made.get(i).expect().name() + ".tflite"),
-                        made.get(i).model());
+            Consumer<Tampered> write = t -> {
+                Path file = dir.resolve(tampered.size() + "-" + t.expect().name() + ".tflite");
+                try {
+                    Files.write(file, t.model());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
                 files.add(file);
-                tampered.put(file, made.get(i));
-                edits.append(file.getFileName()).append('\t').append(made.get(i).expect().name().toLowerCase())
-                        .append('\t').append(made.get(i).edit()).append('\n');
+                tampered.put(file, new Written(t.edit(), t.expect()));
+                edits.append(file.getFileName()).append('\t').append(t.expect().name().toLowerCase()).append('\t')
+                        .append(t.edit()).append('\n');
+            };
+            BakedPlanTampering.of(b.model(), b.plan(), b.graph(), settings.rawPerModel(), settings.seed() * 31 + m,
+                    write);
+            // Each model also gets the entries of the models after it: files compare with their own original.
+            for (int k = 1; k <= OTHERS && k < names.size(); k++) {
+                String from = names.get((m + k) % names.size());
+                write.accept(BakedPlanTampering.onOtherModel(models.get(name), baked.get(from).plan(), from));
             }
             Files.writeString(dir.resolve(EDITS), edits);
         }
@@ -123,7 +134,7 @@ public final class BakedPlanFuzz {
     }
 
     private static Map<Outcome, Integer> runAll(Class<?> probe, String path, List<Path> files,
-                                                Map<Path, Tampered> tampered, Settings settings, Progress progress,
+                                                Map<Path, Written> tampered, Settings settings, Progress progress,
                                                 List<Finding> findings) {
         Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
         for (int from = 0; from < files.size(); from += BATCH) {
@@ -136,7 +147,7 @@ public final class BakedPlanFuzz {
                 IsolatedRun.Result r = results.get(k);
                 outcomes.merge(r.outcome(), 1, Integer::sum);
                 if (r.outcome() != Outcome.OK) {
-                    Tampered t = tampered.get(batch.get(k));
+                    Written t = tampered.get(batch.get(k));
                     findings.add(new Finding(batch.get(k), t.edit(), t.expect(), path, r.outcome(), r.stage(),
                             r.detail()));
                 }

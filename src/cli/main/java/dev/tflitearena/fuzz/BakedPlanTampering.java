@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -43,9 +44,10 @@ public final class BakedPlanTampering {
     private final BakedPlan plan;
     private final Graph graph;
     private final Random random;
-    private final List<Tampered> out = new ArrayList<>();
+    private final Consumer<Tampered> out;
 
-    private BakedPlanTampering(byte[] baked, BakedPlan plan, Graph graph, long seed) {
+    private BakedPlanTampering(byte[] baked, BakedPlan plan, Graph graph, long seed, Consumer<Tampered> out) {
+        this.out = out;
         this.baked = baked;
         this.plan = plan;
         this.graph = graph;
@@ -54,10 +56,11 @@ public final class BakedPlanTampering {
 
     /**
      * Tampered copies of {@code baked}, which carries {@code plan} made for the prepared {@code graph}: each
-     * field at least once, then {@code raw} random byte edits.
+     * field at least once, then {@code raw} random byte edits; each goes to {@code out} as it is made, so that
+     * no more than one copy of a large model is held at a time.
      */
-    public static List<Tampered> of(byte[] baked, BakedPlan plan, Graph graph, int raw, long seed) {
-        BakedPlanTampering t = new BakedPlanTampering(baked, plan, graph, seed);
+    public static void of(byte[] baked, BakedPlan plan, Graph graph, int raw, long seed, Consumer<Tampered> out) {
+        BakedPlanTampering t = new BakedPlanTampering(baked, plan, graph, seed, out);
         t.fingerprint();
         t.subgraphEntries();
         t.arenas();
@@ -66,7 +69,6 @@ public final class BakedPlanTampering {
         for (int i = 0; i < raw; i++) {
             t.rawBytes();
         }
-        return t.out;
     }
 
     /** {@code plan}'s entry written into {@code other}, a model it was not made for. */
@@ -80,7 +82,7 @@ public final class BakedPlanTampering {
     }
 
     private void add(String edit, Expect expect, BakedPlan edited) {
-        out.add(new Tampered(edit, MetadataWriter.put(baked, BakedPlan.NAME, edited.encode(), true), expect));
+        out.accept(new Tampered(edit, MetadataWriter.put(baked, BakedPlan.NAME, edited.encode(), true), expect));
     }
 
     private void fingerprint() {
@@ -309,7 +311,7 @@ public final class BakedPlanTampering {
             }
             edit = "bytes " + at + " of the entry set at random";
         }
-        out.add(new Tampered(edit, MetadataWriter.put(baked, BakedPlan.NAME, edited, true), Expect.EITHER));
+        out.accept(new Tampered(edit, MetadataWriter.put(baked, BakedPlan.NAME, edited, true), Expect.EITHER));
     }
 
     private Plan withEntry(int entry, UnaryOperator<SubgraphPlan> change) {

@@ -28,7 +28,7 @@ public record ReleaseReport(String format, int version, String tfliteLibrary, St
     }
 
     public ReleaseReport {
-        models = List.copyOf(models);
+        models = models == null ? null : List.copyOf(models);
     }
 
     public Optional<ModelReport> model(String name) {
@@ -36,7 +36,12 @@ public record ReleaseReport(String format, int version, String tfliteLibrary, St
     }
 
     public static ReleaseReport read(Path file) throws IOException {
-        return ReleaseJson.read(file, ReleaseReport.class, FORMAT);
+        ReleaseReport report = ReleaseJson.read(file, ReleaseReport.class, FORMAT, VERSION);
+        if (report.models() == null || report.tfliteLibrary() == null) {
+            throw new IOException(file + ": no " + (report.models() == null ? "models" : "tflite_library")
+                    + " field: not a whole release report");
+        }
+        return report;
     }
 
     public String toJson() throws IOException {

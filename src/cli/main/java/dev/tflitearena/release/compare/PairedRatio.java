@@ -122,11 +122,16 @@ public record PairedRatio(double ratio, double lo, double hi, int rounds) {
         return hi < 1 ? Verdict.FASTER : Verdict.NO_CHANGE;
     }
 
-    /** "slower by 12.3% [9.1, 15.2]", "faster by 4.0% [2.2, 5.9]" or "no change detected [-1.2, +0.8]%". */
+    /**
+     * "slower by 12.3% [9.1, 15.2]", "faster by 4.0% [2.2, 5.9]" or "no change detected [-1.2, +0.8]%"; without an
+     * interval, "too few rounds for an interval (estimate +3.1%)": no verdict, and never "no change detected".
+     */
     @Override
     public String toString() {
-        String interval = hi == Double.POSITIVE_INFINITY ? "[too few rounds for an interval]"
-                : String.format(Locale.ROOT, "[%+.1f, %+.1f]%%", percent(lo), percent(hi));
+        if (hi == Double.POSITIVE_INFINITY) {
+            return String.format(Locale.ROOT, "too few rounds for an interval (estimate %+.1f%%)", percent(ratio));
+        }
+        String interval = String.format(Locale.ROOT, "[%+.1f, %+.1f]%%", percent(lo), percent(hi));
         return switch (verdict()) {
             case SLOWER -> String.format(Locale.ROOT, "slower by %.1f%% %s", percent(ratio), interval);
             case FASTER -> String.format(Locale.ROOT, "faster by %.1f%% %s", -percent(ratio), interval);

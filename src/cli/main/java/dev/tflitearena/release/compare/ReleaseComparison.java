@@ -5,7 +5,9 @@ import dev.tflitearena.release.compare.RoundReport.TensorPlacement;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * Two sides measured interleaved, round after round, and what changed from A to B: per model and metric the
@@ -24,13 +26,14 @@ public record ReleaseComparison(String format, int version, Side a, Side b, Stri
     public static final String FORMAT = "tflite-arena-release-comparison";
     public static final int VERSION = 1;
 
+    /** A list a file leaves out is empty: {@link #read} refuses a comparison without comparisons. */
     public ReleaseComparison {
-        order = List.copyOf(order);
-        rulesChanged = List.copyOf(rulesChanged);
-        comparisons = List.copyOf(comparisons);
-        ops = List.copyOf(ops);
-        arenas = List.copyOf(arenas);
-        notCompared = List.copyOf(notCompared);
+        order = order == null ? List.of() : List.copyOf(order);
+        rulesChanged = rulesChanged == null ? List.of() : List.copyOf(rulesChanged);
+        comparisons = comparisons == null ? List.of() : List.copyOf(comparisons);
+        ops = ops == null ? List.of() : List.copyOf(ops);
+        arenas = arenas == null ? List.of() : List.copyOf(arenas);
+        notCompared = notCompared == null ? List.of() : List.copyOf(notCompared);
     }
 
     /**
@@ -101,8 +104,56 @@ public record ReleaseComparison(String format, int version, Side a, Side b, Stri
         }
     }
 
+    /**
+     * The comparison in the file, refused in one line naming the file and the field unless a gate can trust it:
+     * both sides named, at least one comparison, each of a known metric and verdict, with a positive ratio inside
+     * its interval; every arena change with both sides' figures.
+     */
     public static ReleaseComparison read(Path file) throws IOException {
-        return ReleaseJson.read(file, ReleaseComparison.class, FORMAT);
+        ReleaseComparison c = ReleaseJson.read(file, ReleaseComparison.class, FORMAT, VERSION);
+        if (c.a() == null || c.b() == null) {
+            throw new IOException(file + ": field " + (c.a() == null ? "a" : "b") + " missing: which side is which "
+                    + "is not said");
+        }
+        if (c.comparisons().isEmpty()) {
+            throw new IOException(file + ": field comparisons is empty: nothing was compared, so nothing to gate on");
+        }
+        for (int i = 0; i < c.comparisons().size(); i++) {
+            Comparison x = c.comparisons().get(i);
+            String at = file + ": comparisons[" + i + "]";
+            if (x.model() == null || x.model().isBlank()) {
+                throw new IOException(at + ": field model missing");
+            }
+            check(at, x.metric(), x.verdict(), x.ratio(), x.lo(), x.hi());
+        }
+        for (int i = 0; i < c.ops().size(); i++) {
+            OpComparison x = c.ops().get(i);
+            check(file + ": ops[" + i + "]", Metric.OPS.jsonName(), x.verdict(), x.ratio(), x.lo(), x.hi());
+        }
+        for (int i = 0; i < c.arenas().size(); i++) {
+            ArenaChange x = c.arenas().get(i);
+            if (x.model() == null || x.a() == null || x.b() == null) {
+                throw new IOException(file + ": arenas[" + i + "]: fields model, a and b are needed");
+            }
+        }
+        return c;
+    }
+
+    private static void check(String at, String metric, String verdict, double ratio, double lo, double hi)
+            throws IOException {
+        try {
+            Metric.of(metric == null ? "" : metric);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(at + ": field metric: " + e.getMessage());
+        }
+        if (Arrays.stream(PairedRatio.Verdict.values()).noneMatch(v -> v.jsonName().equals(verdict))) {
+            throw new IOException(at + ": field verdict '" + verdict + "'; the verdicts: " + Arrays.stream(
+                    PairedRatio.Verdict.values()).map(PairedRatio.Verdict::jsonName).collect(Collectors.joining(", ")));
+        }
+        if (!(ratio > 0 && ratio < Double.POSITIVE_INFINITY && lo >= 0 && lo <= ratio && ratio <= hi)) {
+            throw new IOException(at + ": ratio " + ratio + " with interval [" + lo + ", " + hi + "]: a ratio is "
+                    + "positive and finite, inside its interval, whose lower end is at least 0");
+        }
     }
 
     public String toJson() throws IOException {

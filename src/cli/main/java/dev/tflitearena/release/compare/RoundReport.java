@@ -89,7 +89,7 @@ public record RoundReport(String format, int version, String tfliteLibrary, Stri
     }
 
     public static RoundReport read(Path file) throws IOException {
-        return ReleaseJson.read(file, RoundReport.class, FORMAT);
+        return ReleaseJson.read(file, RoundReport.class, FORMAT, VERSION);
     }
 
     public String toJson() throws IOException {

@@ -6,6 +6,7 @@ import dev.tflitearena.release.compare.RoundReport.NodeTime;
 import dev.tflitearena.release.compare.RoundReport.Plans;
 import dev.tflitearena.release.compare.RoundReport.TensorPlacement;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,9 +114,9 @@ class InterleavedAnalysisTest {
     }
 
     @Test
-    void theFileReadsBackAndRendersAsMarkdownAndHtml() throws Exception {
+    void theFileReadsBackAndRendersAsMarkdownAndHtml(@TempDir Path temp) throws Exception {
         ReleaseComparison c = compare();
-        Path file = Files.createTempFile("comparison", ".json");
+        Path file = temp.resolve("comparison.json");
         Files.writeString(file, c.toJson());
         assertEquals(c, ReleaseComparison.read(file));
         String md = ComparisonTable.markdown(c);
