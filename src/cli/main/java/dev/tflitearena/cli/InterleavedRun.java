@@ -35,6 +35,8 @@ final class InterleavedRun {
     private final Side b;
     private final Path roundsDirectory;
     private final List<String> roundArguments;
+    /** The models every round leaves out: those neither side can run. */
+    private List<String> skipped = List.of();
 
     /**
      * @param roundArguments what every {@code release-round} gets besides its models, plans and output
@@ -46,8 +48,36 @@ final class InterleavedRun {
         this.roundArguments = List.copyOf(roundArguments);
     }
 
+    /**
+     * Asks each side which models it can run, before any round; the models neither side runs are left out of the
+     * rounds from then on, and returned with why (side A's error). A model one side runs and the other does not
+     * stays in: it is not compared, which is a regression.
+     */
+    List<ReleaseComparison.NotCompared> leaveOutNotRunnable(Progress progress) throws IOException,
+            InterruptedException {
+        Files.createDirectories(roundsDirectory);
+        progress.step("which models side A (" + a.label() + ") can run");
+        RoundReport ra = round(a, roundsDirectory.resolve("runnable-A.json"), null, List.of("--runnable"));
+        progress.step("which models side B (" + b.label() + ") can run");
+        RoundReport rb = round(b, roundsDirectory.resolve("runnable-B.json"), null, List.of("--runnable"));
+        List<ReleaseComparison.NotCompared> notRunnable = new ArrayList<>();
+        for (RoundReport.ModelRound m : ra.models()) {
+            boolean neither = !m.ok() && rb.model(m.model()).map(o -> !o.ok()).orElse(false);
+            if (neither) {
+                // The error starts with the model's path, which the line names already.
+                String why = m.error();
+                int named = why.indexOf(m.model() + ": ");
+                notRunnable.add(new ReleaseComparison.NotCompared(m.model(), named < 0 ? why
+                        : why.substring(named + m.model().length() + 2)));
+            }
+        }
+        skipped = notRunnable.stream().map(ReleaseComparison.NotCompared::model).toList();
+        return notRunnable;
+    }
+
     /** Runs the rounds, each a step of {@code progress}, and compares them. */
-    ReleaseComparison run(int rounds, double confidence, Progress progress) throws IOException, InterruptedException {
+    ReleaseComparison run(int rounds, double confidence, Progress progress,
+                          List<ReleaseComparison.NotCompared> notRunnable) throws IOException, InterruptedException {
         Files.createDirectories(roundsDirectory);
         List<RoundReport> aRounds = new ArrayList<>();
         List<RoundReport> bRounds = new ArrayList<>();
@@ -62,20 +92,25 @@ final class InterleavedRun {
                 String plansFor = r == rounds - 1 ? (sideA ? bRounds : aRounds).get(0).tfliteRelease() : null;
                 steps.next(String.format("round %d of %d, side %s (%s)", r + 1, rounds, name, side.label()));
                 RoundReport report = round(side, roundsDirectory.resolve("round-" + (r + 1) + "-" + name + ".json"),
-                        plansFor);
+                        plansFor, roundArguments);
                 (sideA ? aRounds : bRounds).add(report);
                 order.add(name);
             }
         }
         return InterleavedAnalysis.compare(side(a, aRounds.get(0)), side(b, bRounds.get(0)), aRounds, bRounds, order,
-                confidence);
+                confidence, notRunnable);
     }
 
-    private RoundReport round(Side side, Path out, String plansFor) throws IOException, InterruptedException {
+    private RoundReport round(Side side, Path out, String plansFor, List<String> arguments) throws IOException,
+            InterruptedException {
         List<String> command = new ArrayList<>(javaJar(side.jar()));
         command.addAll(List.of("release-round", "--models-dir", side.models().toString(), "--out", out.toString(),
                 ProgressOptions.QUIET));
-        command.addAll(roundArguments);
+        command.addAll(arguments);
+        if (!skipped.isEmpty()) {
+            command.add("--skip");
+            command.add(String.join(",", skipped));
+        }
         if (plansFor != null) {
             command.add("--plans-for");
             command.add(plansFor);

@@ -41,6 +41,10 @@ final class RegressCommand implements Callable<Integer> {
                     + "interval's lower end exceeds this (default: ${DEFAULT-VALUE}).")
     double maxLatencyGrowth;
 
+    @Option(names = "--require-all", description = "With a comparison: a model neither side could run (an op "
+            + "their resolvers lack; listed as not_runnable) regresses too.")
+    boolean requireAll;
+
     @Spec
     CommandSpec spec;
 
@@ -56,11 +60,13 @@ final class RegressCommand implements Callable<Integer> {
         List<Regression.Finding> findings;
         if (files.size() == 1) {
             ReleaseComparison comparison = ReleaseComparison.read(files.get(0));
-            findings = ComparisonRegressions.find(comparison, maxArenaGrowth, maxLatencyGrowth);
+            findings = ComparisonRegressions.find(comparison, maxArenaGrowth, maxLatencyGrowth, requireAll);
             stdout.printf("%s: %s (TFLite %s) -> %s (TFLite %s), %d rounds interleaved: %d models compared%n",
                     files.get(0), comparison.a().label(), comparison.a().tfliteLibrary(), comparison.b().label(),
                     comparison.b().tfliteLibrary(), comparison.rounds(),
                     comparison.comparisons().stream().map(ReleaseComparison.Comparison::model).distinct().count());
+            comparison.notRunnable().forEach(m -> stdout.println("not runnable on either side, not gated" + (requireAll
+                    ? " (but --require-all)" : "") + ": " + m));
         } else {
             for (Path file : files) {
                 if (ReleaseComparison.FORMAT.equals(ReleaseJson.format(file))) {

@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -33,6 +35,14 @@ final class ReleaseRoundCommand implements Callable<Integer> {
             description = "Also read TFLite's plan of each model, and make the Java plan under this release's rules.")
     String plansFor;
 
+    @Option(names = "--runnable", description = "Instead of timing, only say which models this release can run, "
+            + "and why not where it cannot: 'releases --compare' asks each side before the first round.")
+    boolean runnable;
+
+    @Option(names = "--skip", split = ",", paramLabel = "MODEL",
+            description = "Models of the directory to leave out, by file name: those neither side can run.")
+    List<String> skip = List.of();
+
     @Mixin
     ResultFileOption out;
 
@@ -44,10 +54,12 @@ final class ReleaseRoundCommand implements Callable<Integer> {
         out.check();
         Set<Metric> chosen = round.metrics.stream().map(Metric::of).collect(Collectors.toSet());
         TfliteRelease rules = plansFor == null ? null : TfliteRelease.of(plansFor);
+        List<Path> models = ReleaseReportCommand.models(measurement.modelsDirectory).stream()
+                .filter(m -> !skip.contains(m.getFileName().toString())).toList();
         RoundReport report;
         try (ProgressDisplay display = progress.open()) {
-            report = new RoundMeasurement(round.warmup, round.samples, chosen)
-                    .measure(ReleaseReportCommand.models(measurement.modelsDirectory), rules, display);
+            report = runnable ? RoundMeasurement.runnable(models, display)
+                    : new RoundMeasurement(round.warmup, round.samples, chosen).measure(models, rules, display);
         }
         out.write(report.toJson());
         return 0;

@@ -171,11 +171,8 @@ final class ReleasesCommand implements Callable<Integer> {
         List<Path> models = modelsIn(measurement.modelsDirectory);
         Path bModels = modelsB == null ? measurement.modelsDirectory : modelsB;
         modelsIn(bModels);
-        int needed = PairedRatio.minimumRounds(InterleavedAnalysis.each(confidence / 100, models.size()));
-        if (rounds < needed) {
-            throw new IllegalArgumentException("--rounds " + rounds + " is too few: intervals at " + confidence
-                    + "% over " + models.size() + " models need at least " + needed + " rounds");
-        }
+        // Checked again over the models both sides can run, once they are known; this much no count of them lowers.
+        checkRounds(1);
         round.metrics.forEach(Metric::of);
         List<InterleavedRun.Side> sides = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
@@ -218,8 +215,19 @@ final class ReleasesCommand implements Callable<Integer> {
             for (InterleavedRun.Side side : sides) {
                 checkRunnableJar(side.jar());
             }
-            comparison = new InterleavedRun(sides.get(0), sides.get(1), directory.resolve("rounds"), round.asArguments())
-                    .run(rounds, confidence / 100, display);
+            InterleavedRun run = new InterleavedRun(sides.get(0), sides.get(1), directory.resolve("rounds"),
+                    round.asArguments());
+            List<ReleaseComparison.NotCompared> notRunnable = run.leaveOutNotRunnable(display);
+            PrintWriter err = spec.commandLine().getErr();
+            notRunnable.forEach(m -> err.println("releases: " + m.model() + " left out, neither side can run it: "
+                    + m.why()));
+            err.flush();
+            if (notRunnable.size() == models.size()) {
+                throw new IllegalArgumentException("neither side can run any model of " + measurement.modelsDirectory
+                        + ": nothing to compare");
+            }
+            checkRounds(models.size() - notRunnable.size());
+            comparison = run.run(rounds, confidence / 100, display, notRunnable);
         }
         String table = ComparisonTable.markdown(comparison);
         WritablePath.write(directory.resolve("comparison.json"), comparison.toJson());
@@ -233,6 +241,15 @@ final class ReleasesCommand implements Callable<Integer> {
         }
         stdout.flush();
         return 0;
+    }
+
+    /** Refuses --rounds too few for an interval over this many models at --confidence. */
+    private void checkRounds(int models) {
+        int needed = PairedRatio.minimumRounds(InterleavedAnalysis.each(confidence / 100, models));
+        if (rounds < needed) {
+            throw new IllegalArgumentException("--rounds " + rounds + " is too few: intervals at " + confidence
+                    + "% over " + models + " models need at least " + needed + " rounds");
+        }
     }
 
     /** The models of a side's directory, refused before any round when there are none. */

@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code releases --compare} end to end, both sides this build, on one small model; and {@code regress} on it. */
 class ReleaseCompareCommandTest {
+    private static final Path CUSTOM_OP_MODEL = Path.of("tests/models/selfie_segmentation.tflite");
     private static final Path MODEL = Path.of("tests/models/face_detection_short_range.tflite");
 
     @TempDir
@@ -35,6 +36,8 @@ class ReleaseCompareCommandTest {
     static void launcherJar() throws IOException {
         models = Files.createDirectories(directory.resolve("models"));
         Files.copy(MODEL, models.resolve(MODEL.getFileName()));
+        // Needs a custom op neither side's resolver has: found before the rounds and left out.
+        Files.copy(CUSTOM_OP_MODEL, models.resolve(CUSTOM_OP_MODEL.getFileName()));
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, Main.class.getName());
@@ -72,22 +75,39 @@ class ReleaseCompareCommandTest {
             assertTrue(Files.isRegularFile(written.resolve(file)), file);
         }
 
+        assertEquals("selfie_segmentation.tflite", json.get("not_runnable").get(0).get("model").asText());
+        assertTrue(json.get("not_runnable").get(0).get("why").asText().contains("Convolution2DTransposeBias"));
+        assertEquals(0, json.get("not_compared").size(), json.toString());
+        assertTrue(result.err().contains("selfie_segmentation.tflite left out, neither side can run it"),
+                result.err());
         Cli.Result gate = Cli.run("regress", written.resolve("comparison.json").toString(), "--max-latency-growth",
                 "1000");
         assertEquals(0, gate.status(), gate.out());
         assertTrue(gate.out().contains("1 models compared"), gate.out());
+        assertTrue(gate.out().contains("not runnable on either side, not gated: selfie_segmentation.tflite"),
+                gate.out());
+        Cli.Result all = Cli.run("regress", written.resolve("comparison.json").toString(), "--max-latency-growth",
+                "1000", "--require-all");
+        assertEquals(1, all.status(), all.out());
+        assertTrue(all.out().contains("REGRESSED selfie_segmentation.tflite: neither side can run it"), all.out());
         Cli.Result mixed = Cli.run("regress", "tests/releases/baseline/2.20.json",
                 written.resolve("comparison.json").toString());
         assertEquals(2, mixed.status());
         assertTrue(mixed.err().contains("is a comparison: give it alone"), mixed.err());
     }
 
+    /**
+     * The models neither side can run are found before the first round, each named in a line with the op that is
+     * missing, and the rounds needed are counted over the others.
+     */
     @Test
-    void tooFewRoundsForAnIntervalAreRefused() {
+    void modelsNeitherSideRunsAreLeftOutBeforeTheRoundsAndTooFewRoundsAreRefused() {
         Cli.Result result = Cli.run("releases", "--compare", jar + "," + jar, "--models-dir", "tests/models",
                 "--rounds", "8", "--out", directory.resolve("few").toString());
         assertEquals(2, result.status());
-        assertTrue(result.err().contains("--rounds 8 is too few: intervals at 95.0% over 14 models need at least 10 "
+        assertTrue(result.err().contains("releases: selfie_segmentation.tflite left out, neither side can run it: "
+                + "subgraph 0, node 244 needs the custom op 'Convolution2DTransposeBias'"), result.err());
+        assertTrue(result.err().contains("--rounds 8 is too few: intervals at 95.0% over 12 models need at least 9 "
                 + "rounds"), result.err());
     }
 

@@ -85,6 +85,10 @@ public final class ComparisonPage {
                     .map(Object::toString).toList())))
                     .append(".</p>\n");
         }
+        if (!c.notRunnable().isEmpty()) {
+            h.append("<p class=\"note\">").append(escape(ComparisonTable.NOT_RUNNABLE + String.join("; ",
+                    c.notRunnable().stream().map(Object::toString).toList()))).append(".</p>\n");
+        }
         return h.append("</body>\n</html>\n").toString();
     }
 

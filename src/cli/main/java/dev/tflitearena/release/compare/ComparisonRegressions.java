@@ -20,8 +20,10 @@ public final class ComparisonRegressions {
     /**
      * @param maxArenaGrowth   in percent; 0 refuses any growth
      * @param maxLatencyGrowth in percent
+     * @param requireAll       a model neither side could run regresses too
      */
-    public static List<Finding> find(ReleaseComparison comparison, double maxArenaGrowth, double maxLatencyGrowth) {
+    public static List<Finding> find(ReleaseComparison comparison, double maxArenaGrowth, double maxLatencyGrowth,
+                                     boolean requireAll) {
         List<Finding> findings = new ArrayList<>();
         for (ReleaseComparison.ArenaChange change : comparison.arenas()) {
             Regression.check(findings, change.model(), "rw arena", Regression.BYTES, change.a().arenaBytes(),
@@ -38,6 +40,11 @@ public final class ComparisonRegressions {
         }
         for (ReleaseComparison.NotCompared left : comparison.notCompared()) {
             findings.add(new Finding(left.model(), "not compared: " + left.why()));
+        }
+        if (requireAll) {
+            for (ReleaseComparison.NotCompared left : comparison.notRunnable()) {
+                findings.add(new Finding(left.model(), "neither side can run it: " + left.why()));
+            }
         }
         return findings;
     }

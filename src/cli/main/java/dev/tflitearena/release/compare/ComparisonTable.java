@@ -20,6 +20,10 @@ public final class ComparisonTable {
     private ComparisonTable() {
     }
 
+    /** How the models neither side can run are introduced, on the page and in the table. */
+    static final String NOT_RUNNABLE = "Not runnable on either side, left out of the rounds (regress passes them "
+            + "unless --require-all): ";
+
     public static String markdown(ReleaseComparison c) {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "A: %s. B: %s.%n%n", side(c.a()), side(c.b())));
@@ -80,6 +84,10 @@ public final class ComparisonTable {
         if (!c.notCompared().isEmpty()) {
             md.append("\nNot compared: ").append(String.join("; ", c.notCompared().stream().map(Object::toString)
                     .toList())).append(".\n");
+        }
+        if (!c.notRunnable().isEmpty()) {
+            md.append("\n").append(NOT_RUNNABLE).append(String.join("; ", c.notRunnable().stream()
+                    .map(Object::toString).toList())).append(".\n");
         }
         return md.toString();
     }

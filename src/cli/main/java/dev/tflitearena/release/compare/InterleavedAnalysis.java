@@ -40,10 +40,12 @@ public final class InterleavedAnalysis {
     }
 
     /**
-     * @param aRounds side A's rounds in the order they ran, each of the same models; {@code bRounds} side B's
+     * @param aRounds     side A's rounds in the order they ran, each of the same models; {@code bRounds} side B's
+     * @param notRunnable the models neither side could run, left out of the rounds
      */
     public static ReleaseComparison compare(Side a, Side b, List<RoundReport> aRounds, List<RoundReport> bRounds,
-                                            List<String> order, double confidence) {
+                                            List<String> order, double confidence,
+                                            List<ReleaseComparison.NotCompared> notRunnable) {
         if (aRounds.size() != bRounds.size() || aRounds.isEmpty()) {
             throw new IllegalArgumentException("need the same rounds on both sides, got " + aRounds.size()
                     + " and " + bRounds.size());
@@ -95,7 +97,7 @@ public final class InterleavedAnalysis {
         RoundReport first = aRounds.get(0);
         return new ReleaseComparison(ReleaseComparison.FORMAT, ReleaseComparison.VERSION, a, b, METHOD, confidence,
                 aRounds.size(), first.warmup(), first.samples(), order, first.resolver(), first.threads(),
-                TensorMoves.rulesChanged(ra, rb), comparisons, ops, arenas, notCompared);
+                TensorMoves.rulesChanged(ra, rb), comparisons, ops, arenas, notCompared, notRunnable);
     }
 
     /** Why a model cannot be compared, or null when every round of both sides measured it. */

@@ -18,11 +18,14 @@ import java.util.stream.Collectors;
  * @param confidence the confidence of each family of intervals (one metric over the models; one model's ops)
  * @param order      which side ran in each slot, round after round ("A", "B", "B", "A", ...)
  * @param rulesChanged the planner rules that differ between the sides' releases, as the project models them
+ * @param notCompared  models a side has or runs and the other does not: a regression
+ * @param notRunnable  models neither side runs (an op their resolvers lack), left out of the rounds
  */
 public record ReleaseComparison(String format, int version, Side a, Side b, String method, double confidence,
                                 int rounds, int warmup, int samples, List<String> order, String resolver,
                                 int threads, List<String> rulesChanged, List<Comparison> comparisons,
-                                List<OpComparison> ops, List<ArenaChange> arenas, List<NotCompared> notCompared) {
+                                List<OpComparison> ops, List<ArenaChange> arenas, List<NotCompared> notCompared,
+                                List<NotCompared> notRunnable) {
     public static final String FORMAT = "tflite-arena-release-comparison";
     public static final int VERSION = 1;
 
@@ -34,6 +37,7 @@ public record ReleaseComparison(String format, int version, Side a, Side b, Stri
         ops = ops == null ? List.of() : List.copyOf(ops);
         arenas = arenas == null ? List.of() : List.copyOf(arenas);
         notCompared = notCompared == null ? List.of() : List.copyOf(notCompared);
+        notRunnable = notRunnable == null ? List.of() : List.copyOf(notRunnable);
     }
 
     /**

@@ -83,6 +83,25 @@ public final class RoundMeasurement {
         }
     }
 
+    /**
+     * Which models this release can run, before any round: each loaded and allocated as a round does, and closed
+     * again; a model it cannot run has the error that stopped it (a custom op its resolver lacks, say), the others
+     * no times.
+     */
+    public static RoundReport runnable(List<Path> models, Progress progress) {
+        List<ModelRound> checked = new ArrayList<>();
+        for (Path file : models) {
+            progress.advance(checked.size(), models.size(), "loading " + file.getFileName());
+            try (Loaded loaded = Loaded.of(file)) {
+                checked.add(loaded.error() != null ? ModelRound.failed(loaded.name(), loaded.error())
+                        : new ModelRound(loaded.name(), null, null, null, null, null, null, null));
+            }
+        }
+        return new RoundReport(RoundReport.FORMAT, RoundReport.VERSION, NativeRelease.version(),
+                NativeRelease.loaded().version(), InterpreterSettings.DEFAULT.resolverName(),
+                InterpreterSettings.DEFAULT.threads(), 0, 0, checked);
+    }
+
     /** A model loaded, its interpreter allocated with seeded inputs; or the error that stopped it. */
     private record Loaded(String name, NativeModel model, NativeInterpreter interpreter, String error)
             implements AutoCloseable {

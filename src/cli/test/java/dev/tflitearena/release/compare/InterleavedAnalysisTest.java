@@ -57,7 +57,9 @@ class InterleavedAnalysisTest {
     private static ReleaseComparison compare() {
         Random random = new Random(3);
         return InterleavedAnalysis.compare(A, B, rounds("2.15", 1, 1, random, plans("2.20", 64, 64)),
-                rounds("2.20", 1.2, 1.25, random, plans("2.15", 128, 64)), List.of("A", "B", "B", "A"), 0.95);
+                rounds("2.20", 1.2, 1.25, random, plans("2.15", 128, 64)), List.of("A", "B", "B", "A"), 0.95,
+                List.of(new ReleaseComparison.NotCompared("neither.tflite", "subgraph 0, node 3 needs the custom op "
+                        + "'X' (version 1), which neither side's resolver provides")));
     }
 
     @Test
@@ -102,15 +104,18 @@ class InterleavedAnalysisTest {
     @Test
     void regressGatesOnTheIntervalsLowerEnd() {
         ReleaseComparison c = compare();
-        List<String> findings = ComparisonRegressions.find(c, Double.POSITIVE_INFINITY, 10).stream()
+        List<String> findings = ComparisonRegressions.find(c, Double.POSITIVE_INFINITY, 10, false).stream()
                 .map(Regression.Finding::toString).toList();
         assertTrue(findings.stream().anyMatch(f -> f.startsWith("slow.tflite: invoke slower by 2")), findings::toString);
         assertTrue(findings.contains("custom.tflite: not compared: side A cannot run it: needs a custom op"),
                 findings::toString);
-        assertTrue(ComparisonRegressions.find(c, Double.POSITIVE_INFINITY, 30).stream()
+        assertTrue(ComparisonRegressions.find(c, Double.POSITIVE_INFINITY, 30, false).stream()
                 .noneMatch(f -> f.what().startsWith("invoke")), "a slowdown below the limit passes");
-        assertTrue(ComparisonRegressions.find(c, 0, 30).stream()
+        assertTrue(ComparisonRegressions.find(c, 0, 30, false).stream()
                 .anyMatch(f -> f.what().startsWith("rw arena 128 bytes -> 192 bytes")));
+        assertTrue(findings.stream().noneMatch(f -> f.startsWith("neither.tflite")), "not runnable is not gated");
+        assertTrue(ComparisonRegressions.find(c, Double.POSITIVE_INFINITY, 30, true).stream().map(Object::toString)
+                .anyMatch(f -> f.startsWith("neither.tflite: neither side can run it: subgraph 0, node 3 needs")));
     }
 
     @Test
@@ -147,7 +152,7 @@ class InterleavedAnalysisTest {
                 a.add(new RoundReport(RoundReport.FORMAT, 1, "2.20.0", "2.20", "r", -1, 1, 3, ma));
                 b.add(new RoundReport(RoundReport.FORMAT, 1, "2.20.0", "2.20", "r", -1, 1, 3, mb));
             }
-            ReleaseComparison c = InterleavedAnalysis.compare(A, A, a, b, List.of(), 0.95);
+            ReleaseComparison c = InterleavedAnalysis.compare(A, A, a, b, List.of(), 0.95, List.of());
             if (c.comparisons().stream().anyMatch(x -> !x.verdict().equals("no_change"))) {
                 runsFlagged++;
             }
