@@ -64,7 +64,9 @@ class MemorySessionsTest {
         // TFLite copies a sparse tensor's indices into every interpreter; sharing sessions point at one copy.
         assertTrue(unsharedSplit.get("census").get("sparsity").asLong() > 500_000, unsharedSplit.toString());
         assertEquals(0, sharedSplit.get("census").get("sparsity").asLong(), sharedSplit.toString());
-        assertTrue(sharedSplit.get("sharing_bytes").asLong() < -500_000, sharedSplit.toString());
+        // Freed at sharing; on a loaded machine part of the free shows only in the next step's measure.
+        assertTrue(sharedSplit.get("sharing_bytes").asLong() + sharedSplit.get("later_invoke_bytes").asLong()
+                < -500_000, sharedSplit.toString());
     }
 
     private static long sum(JsonNode tensors) {
