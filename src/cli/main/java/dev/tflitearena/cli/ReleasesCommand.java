@@ -54,8 +54,11 @@ import java.util.jar.Manifest;
                 + "plan moved. Writes DIR/compare-A-B/comparison.json, comparison.md and comparison.html, and the "
                 + "rounds' files; 'regress' gates on comparison.json."})
 final class ReleasesCommand implements Callable<Integer> {
-    /** Maven's "Building tflite-arena-core 0.1.0-SNAPSHOT" and "--- compiler:3.13.0:compile (default-compile)". */
-    private static final Pattern BUILDING = Pattern.compile("\\[INFO\\] Building (\\S+) ");
+    /**
+     * Maven's "Building tflite-arena-core 0.1.0-SNAPSHOT" (not "Building jar: ...") and "--- compiler:3.13.0:compile
+     * (default-compile)".
+     */
+    private static final Pattern BUILDING = Pattern.compile("\\[INFO\\] Building (\\S+) \\d");
     private static final Pattern STEP = Pattern.compile("\\[INFO\\] --- (\\S+?)(:\\S+)?:(\\S+) ");
     private static final int BUILD_LINES_SHOWN = 30;
 
