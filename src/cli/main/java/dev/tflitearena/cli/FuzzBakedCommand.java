@@ -79,8 +79,7 @@ final class FuzzBakedCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--raw must not be negative, --timeout at least 1");
         }
         WritablePath.checkDirectory(out);
-        IsolatedRun.Limits limits = new IsolatedRun.Limits(Duration.ofSeconds(timeout),
-                IsolatedRun.Limits.DEFAULT.heapMegabytes(), IsolatedRun.Limits.DEFAULT.addressSpaceMegabytes());
+        IsolatedRun.Limits limits = IsolatedRun.Limits.withTimeout(Duration.ofSeconds(timeout));
         BakedPlanFuzz.Settings settings = new BakedPlanFuzz.Settings(raw, seed, out, limits,
                 commandLine ? BakedCommandsProbe.class : null);
         BakedPlanFuzz.Report report;

@@ -76,8 +76,7 @@ final class FuzzModelsCommand implements Callable<Integer> {
                     + "--timeout at least 1");
         }
         WritablePath.checkDirectory(out);
-        IsolatedRun.Limits limits = new IsolatedRun.Limits(Duration.ofSeconds(timeout),
-                IsolatedRun.Limits.DEFAULT.heapMegabytes(), IsolatedRun.Limits.DEFAULT.addressSpaceMegabytes());
+        IsolatedRun.Limits limits = IsolatedRun.Limits.withTimeout(Duration.ofSeconds(timeout));
         ModelFuzz.Settings settings = new ModelFuzz.Settings(mutants, nativeMutants == null ? mutants : nativeMutants,
                 seed, Duration.ofSeconds(timeBudget), out, limits);
         ModelFuzz.Report report;

@@ -10,6 +10,7 @@ import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.SubgraphPlan;
 import dev.tflitearena.plan.baked.BakedPlan;
 import dev.tflitearena.plan.baked.PlanFingerprint;
+import dev.tflitearena.plan.tflite.SimpleMemoryArena;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -342,6 +343,6 @@ public final class BakedPlanTampering {
     }
 
     private static long roundUp(long bytes) {
-        return (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+        return SimpleMemoryArena.alignUp(bytes, ALIGNMENT);
     }
 }

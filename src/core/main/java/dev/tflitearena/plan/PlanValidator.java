@@ -16,7 +16,7 @@ import java.util.List;
  * arena, aligned and inside it; in-place aliases sit exactly on their root; no two tensors whose lifetimes overlap
  * share a byte; each declared arena is what its placements need, rounded up to the alignment. A placement's first
  * and last node and alias root are never read: whoever applies a validated plan takes them from the graph
- * ({@link #normalized}). Sizes and offsets may be anything a file holds: no sum here can wrap.
+ * ({@link #validated}). Sizes and offsets may be anything a file holds: no sum here can wrap.
  */
 public final class PlanValidator {
     private PlanValidator() {
@@ -28,6 +28,15 @@ public final class PlanValidator {
     }
 
     /**
+     * As {@link #validate(Graph, Plan, long)}, and returns the plan as it is applied: its subgraph entries in
+     * subgraph order, and each placement's first and last node and alias root as the graph has them (a plan from
+     * a file may say anything there); the plan itself when it says so already.
+     */
+    public static Plan validated(Graph graph, Plan plan, long requiredAlignment) {
+        return validate(graph, plan, requiredAlignment, false);
+    }
+
+    /**
      * As {@link #validate(Graph, Plan, long)}, for a model's plan in a group: its primary rw arena is the
      * group's shared region, which the group's validator checks, and may be larger than its own tensors need.
      */
@@ -35,14 +44,19 @@ public final class PlanValidator {
         validate(graph, plan, requiredAlignment, true);
     }
 
-    private static void validate(Graph graph, Plan plan, long alignment, boolean primaryShared) {
+    private static Plan validate(Graph graph, Plan plan, long alignment, boolean primaryShared) {
         if (alignment <= 0) {
             throw new IllegalArgumentException("alignment " + alignment + " is not positive");
         }
-        for (SubgraphPlan sp : entriesByIndex(graph, plan)) {
-            validate(graph.subgraphs().get(sp.subgraph()), graph.options(), sp, alignment,
-                    primaryShared && sp.subgraph() == 0);
+        SubgraphPlan[] byIndex = entriesByIndex(graph, plan);
+        boolean changed = false;
+        for (int s = 0; s < byIndex.length; s++) {
+            SubgraphPlan applied = validate(graph.subgraphs().get(s), graph.options(), byIndex[s], alignment,
+                    primaryShared && s == 0);
+            changed |= applied != plan.subgraphs().get(s);
+            byIndex[s] = applied;
         }
+        return changed ? new Plan(plan.planner(), Arrays.asList(byIndex)) : plan;
     }
 
     /**
@@ -73,43 +87,30 @@ public final class PlanValidator {
         return byIndex;
     }
 
-    /**
-     * A plan the validator accepted, as it is applied: its subgraph entries in subgraph order, and each
-     * placement's first and last node and alias root as the graph has them (a plan from a file may say anything
-     * there); the plan itself when it says so already.
-     */
-    public static Plan normalized(Graph graph, Plan plan) {
-        SubgraphPlan[] byIndex = entriesByIndex(graph, plan);
-        boolean changed = false;
-        for (int s = 0; s < byIndex.length; s++) {
-            SubgraphPlan sp = byIndex[s];
-            Lifetimes lifetimes = Lifetimes.reuse(graph.subgraphs().get(s), graph.options());
-            List<Placement> placements = null;
-            for (int i = 0; i < sp.placements().size(); i++) {
-                Placement p = sp.placements().get(i);
-                int t = p.tensor();
-                boolean allocated = lifetimes.allocNode(t) != Lifetimes.NOT_ASSIGNED;
-                int first = allocated ? lifetimes.allocNode(t) : -1;
-                int last = allocated ? lifetimes.lastNode(t) : -1;
-                int root = lifetimes.aliasRoot(t);
-                if (placements == null && (p.first() != first || p.last() != last || p.aliasOf() != root)) {
-                    placements = new ArrayList<>(sp.placements().subList(0, i));
-                }
-                if (placements != null) {
-                    placements.add(new Placement(t, p.arena(), p.offset(), p.bytes(), first, last, root));
-                }
+    /** The placements' first and last node and alias root as the lifetimes have them; {@code sp} when they agree. */
+    private static SubgraphPlan normalized(SubgraphPlan sp, Lifetimes lifetimes) {
+        List<Placement> placements = null;
+        for (int i = 0; i < sp.placements().size(); i++) {
+            Placement p = sp.placements().get(i);
+            int t = p.tensor();
+            boolean allocated = lifetimes.allocNode(t) != Lifetimes.NOT_ASSIGNED;
+            int first = allocated ? lifetimes.allocNode(t) : -1;
+            int last = allocated ? lifetimes.lastNode(t) : -1;
+            int root = lifetimes.aliasRoot(t);
+            if (placements == null && (p.first() != first || p.last() != last || p.aliasOf() != root)) {
+                placements = new ArrayList<>(sp.placements().subList(0, i));
             }
             if (placements != null) {
-                byIndex[s] = new SubgraphPlan(sp.subgraph(), sp.arenaBytes(), sp.persistentBytes(), placements,
-                        sp.provenOptimal());
+                placements.add(new Placement(t, p.arena(), p.offset(), p.bytes(), first, last, root));
             }
-            changed |= placements != null || plan.subgraphs().get(s) != byIndex[s];
         }
-        return changed ? new Plan(plan.planner(), Arrays.asList(byIndex)) : plan;
+        return placements == null ? sp : new SubgraphPlan(sp.subgraph(), sp.arenaBytes(), sp.persistentBytes(),
+                placements, sp.provenOptimal());
     }
 
-    private static void validate(Subgraph subgraph, Graph.Options options, SubgraphPlan plan, long alignment,
-                                 boolean rwArenaShared) {
+    /** Validates one subgraph's entry, and returns it as it is applied ({@link #normalized}). */
+    private static SubgraphPlan validate(Subgraph subgraph, Graph.Options options, SubgraphPlan plan, long alignment,
+                                         boolean rwArenaShared) {
         if (plan.arenaBytes() < 0 || plan.persistentBytes() < 0) {
             throw new InvalidPlanException("subgraph " + subgraph.index() + ": the plan declares arenas of "
                     + plan.arenaBytes() + " (rw) and " + plan.persistentBytes() + " (persistent) bytes");
@@ -204,6 +205,7 @@ public final class PlanValidator {
             checkDeclared(subgraph, "rw", plan.arenaBytes(), rw.highestEnd(), alignment);
         }
         checkDeclared(subgraph, "persistent", plan.persistentBytes(), persistent.highestEnd(), alignment);
+        return normalized(plan, lifetimes);
     }
 
     /**

@@ -20,8 +20,7 @@ public final class ValidatedPlan {
 
     /** Throws {@link InvalidPlanException} naming the first problem, as {@link PlanValidator#validate} does. */
     public static ValidatedPlan of(Graph graph, Plan plan, long requiredAlignment) {
-        PlanValidator.validate(graph, plan, requiredAlignment);
-        return new ValidatedPlan(graph, PlanValidator.normalized(graph, plan), requiredAlignment);
+        return new ValidatedPlan(graph, PlanValidator.validated(graph, plan, requiredAlignment), requiredAlignment);
     }
 
     public Graph graph() {

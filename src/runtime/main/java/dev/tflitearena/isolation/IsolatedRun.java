@@ -55,6 +55,11 @@ public final class IsolatedRun {
     /** @param addressSpaceMegabytes the child's whole virtual memory, JVM included */
     public record Limits(Duration timeout, int heapMegabytes, int addressSpaceMegabytes) {
         public static final Limits DEFAULT = new Limits(Duration.ofSeconds(60), 512, 4096);
+
+        /** The default memory limits with this timeout. */
+        public static Limits withTimeout(Duration timeout) {
+            return new Limits(timeout, DEFAULT.heapMegabytes(), DEFAULT.addressSpaceMegabytes());
+        }
     }
 
     private static final Duration STARTUP = Duration.ofSeconds(60);

@@ -37,9 +37,9 @@ public final class BakedOrPlanned implements Planner {
     public Plan plan(Graph graph) {
         Plan plan = new BakedPlanner(baked).plan(graph);
         try {
-            PlanValidator.validate(graph, plan, graph.options().tensorAlignment());
+            Plan validated = PlanValidator.validated(graph, plan, graph.options().tensorAlignment());
             name = BakedPlanner.NAME;
-            return PlanValidator.normalized(graph, plan);
+            return validated;
         } catch (InvalidPlanException e) {
             name = otherwise.name();
             notUsed.accept("the validator refused it: " + e.getMessage());

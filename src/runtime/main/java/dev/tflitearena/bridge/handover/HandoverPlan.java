@@ -3,7 +3,6 @@ package dev.tflitearena.bridge.handover;
 import dev.tflitearena.graph.Graph;
 import dev.tflitearena.graph.Node;
 import dev.tflitearena.graph.Tensor;
-import dev.tflitearena.plan.Lifetimes;
 import dev.tflitearena.plan.Placement;
 import dev.tflitearena.plan.Plan;
 import dev.tflitearena.plan.tflite.TflitePlanner;
@@ -74,14 +73,14 @@ record HandoverPlan(boolean computedShapeReshape, boolean controlFlow, Subgraph[
                     firstPreparedInInvoke = n;
                 }
             }
-            subgraphs[s] = subgraph(subgraph, Lifetimes.reuse(subgraph, graph.options()),
-                    plan.subgraphs().get(s).placements(), s == 0 || !dynamic, firstPreparedInInvoke);
+            subgraphs[s] = subgraph(subgraph, plan.subgraphs().get(s).placements(), s == 0 || !dynamic,
+                    firstPreparedInInvoke);
         }
         return new HandoverPlan(TflitePlanner.hasComputedShapeReshape(graph), controlFlow, subgraphs);
     }
 
-    private static Subgraph subgraph(dev.tflitearena.graph.Subgraph subgraph, Lifetimes lifetimes,
-                                     List<Placement> planned, boolean handsOver, int firstPreparedInInvoke) {
+    private static Subgraph subgraph(dev.tflitearena.graph.Subgraph subgraph, List<Placement> planned,
+                                     boolean handsOver, int firstPreparedInInvoke) {
         List<Tensor> tensors = subgraph.tensors();
         int variableCount = 0;
         for (Tensor t : tensors) {
@@ -96,14 +95,14 @@ record HandoverPlan(boolean computedShapeReshape, boolean controlFlow, Subgraph[
         }
         int count = 0;
         for (Placement p : planned) {
-            count += handsOver(p, lifetimes, firstPreparedInInvoke) ? 1 : 0;
+            count += handsOver(p, firstPreparedInInvoke) ? 1 : 0;
         }
         Placement[] placements = new Placement[count];
         int[] placedTensors = new int[count];
         long[] bytes = new long[count];
         int i = 0;
         for (Placement p : planned) {
-            if (handsOver(p, lifetimes, firstPreparedInInvoke)) {
+            if (handsOver(p, firstPreparedInInvoke)) {
                 placements[i] = p;
                 placedTensors[i] = p.tensor();
                 bytes[i] = p.bytes();
@@ -123,9 +122,10 @@ record HandoverPlan(boolean computedShapeReshape, boolean controlFlow, Subgraph[
      * again by the node that follows it. In a graph with dynamic-shape ops, only the tensors of the nodes
      * prepared when tensors are allocated: TFLite sizes the others during Invoke, anew whenever the output of
      * the op before them changes size, so no plan made beforehand fits them, and it plans them in its arena.
-     * When a tensor is allocated comes from the graph, never from the plan, which may come from a file.
+     * A validated plan's first nodes are the graph's ({@link dev.tflitearena.plan.PlanValidator#validated}), -1
+     * for a tensor never allocated, whatever a plan from a file said.
      */
-    private static boolean handsOver(Placement p, Lifetimes lifetimes, int firstPreparedInInvoke) {
-        return p.hasMemory() && lifetimes.allocNode(p.tensor()) < firstPreparedInInvoke;
+    private static boolean handsOver(Placement p, int firstPreparedInInvoke) {
+        return p.hasMemory() && p.first() >= 0 && p.first() < firstPreparedInInvoke;
     }
 }
